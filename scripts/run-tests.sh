@@ -1,0 +1,40 @@
+#!/bin/sh
+# run-tests.sh BUILD: run every cmocka test binary and the Lua tests, then
+# print one line "N passed, N failed" for the whole run. Exit 1 on failure.
+BUILD=${1:-build}
+export KONANE_BUILD="$BUILD"
+passed=0
+failed=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+count() { # file -> adds cmocka/harness PASSED/FAILED counts
+  p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$1" | awk '{s+=$1} END {print s+0}')
+  f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$1" | awk '{s+=$1} END {print s+0}')
+  passed=$((passed + p))
+  failed=$((failed + f))
+}
+
+for t in "$BUILD"/tests/test_*; do
+  [ -x "$t" ] || continue
+  "$t" >"$log" 2>&1
+  rc=$?
+  cat "$log"
+  count "$log"
+  if [ $rc -ne 0 ] && ! grep -q '^\[  FAILED  \]' "$log"; then
+    echo "[  FAILED  ] 1 test(s): $t exited with status $rc"
+    failed=$((failed + 1))
+  fi
+done
+
+"$BUILD"/konane tests/lua/run.lua >"$log" 2>&1
+rc=$?
+cat "$log"
+count "$log"
+if [ $rc -ne 0 ] && ! grep -q '^\[  FAILED  \]' "$log"; then
+  echo "[  FAILED  ] 1 test(s): the Lua test harness exited with status $rc"
+  failed=$((failed + 1))
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,614 @@
+/*
+** lkonane.c: the Lua binding, module `konane.core`.
+** The only file of the library that includes Lua. Userdata types:
+** konane.Board (shape and opening rules, shared by a game and its clones)
+** and konane.Game (a position, its start and its history).
+*/
+#define _POSIX_C_SOURCE 200809L
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "lauxlib.h"
+#include "lua.h"
+#include "lualib.h"
+
+#include "konane.h"
+
+#define BOARD_MT "konane.Board"
+#define GAME_MT "konane.Game"
+
+/* ---- boards ---- */
+
+typedef struct lboard {
+  kn_board b;
+  char variant[64];
+  kn_bits second[]; /* nsq sets when the variant has its own second rule */
+} lboard;
+
+/* ---- games ---- */
+
+typedef struct kn_game {
+  const kn_board *b; /* points into the konane.Board in the uservalue */
+  const char *variant;
+  kn_pos start, pos;
+  kn_move *hist;
+  int nhist, cap;
+  int ncache; /* legal moves of 'pos' in 'cache', or -1 */
+  kn_move cache[KN_MAX_MOVES];
+} kn_game;
+
+#define check_game(L, i) ((kn_game *)luaL_checkudata(L, i, GAME_MT))
+
+/* ---- stop checks for long calls ---- */
+
+/*
+** Everything a long call polls: the host's interrupt flag (registry
+** "konane.interrupt", a light userdata to a volatile sig_atomic_t) and a
+** deadline (registry "konane.deadline", seconds on the clock() scale)
+** set by the bot sandbox. Filled once per call by stop_init, then polled
+** through binding_stop without touching Lua.
+*/
+typedef struct stop_ctx {
+  volatile sig_atomic_t *flag;
+  double deadline; /* 0: none */
+  int interrupted, timed_out;
+  unsigned polls;
+} stop_ctx;
+
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void stop_init(lua_State *L, stop_ctx *s) {
+  memset(s, 0, sizeof *s);
+  if (lua_getfield(L, LUA_REGISTRYINDEX, "konane.interrupt") ==
+      LUA_TLIGHTUSERDATA)
+    s->flag = (volatile sig_atomic_t *)lua_touserdata(L, -1);
+  lua_pop(L, 1);
+  if (lua_getfield(L, LUA_REGISTRYINDEX, "konane.deadline") == LUA_TNUMBER)
+    s->deadline = lua_tonumber(L, -1);
+  lua_pop(L, 1);
+}
+
+/* A kn_stop callback; 'ud' is a stop_ctx. */
+static int binding_stop(void *ud) {
+  stop_ctx *s = (stop_ctx *)ud;
+  if (s->flag && *s->flag) s->interrupted = 1;
+  if (s->deadline > 0 && now_seconds() >= s->deadline) s->timed_out = 1;
+  return s->interrupted || s->timed_out;
+}
+
+/* After a stopped call: raise the reason (the game is already restored). */
+static int stop_raise(lua_State *L, const stop_ctx *s) {
+  if (s->interrupted) return luaL_error(L, "interrupted!");
+  return luaL_error(L, "time limit exceeded");
+}
+
+static void game_push_board(lua_State *L, int game_idx) {
+  lua_getiuservalue(L, game_idx, 1);
+}
+
+static void invalidate(kn_game *g) { g->ncache = -1; }
+
+static const kn_move *legal_moves(kn_game *g, int *n) {
+  if (g->ncache < 0) g->ncache = kn_gen(g->b, &g->pos, g->cache);
+  *n = g->ncache;
+  return g->cache;
+}
+
+/* Make a new game userdata on the stack sharing the board at 'board_idx'. */
+static kn_game *new_game(lua_State *L, int board_idx) {
+  lboard *lb = (lboard *)luaL_checkudata(L, board_idx, BOARD_MT);
+  board_idx = lua_absindex(L, board_idx);
+  kn_game *g = (kn_game *)lua_newuserdatauv(L, sizeof(kn_game), 1);
+  memset(g, 0, sizeof *g);
+  g->b = &lb->b;
+  g->variant = lb->variant;
+  g->ncache = -1;
+  luaL_setmetatable(L, GAME_MT);
+  lua_pushvalue(L, board_idx);
+  lua_setiuservalue(L, -2, 1);
+  return g;
+}
+
+static void push_history(lua_State *L, kn_game *g, kn_move m) {
+  if (g->nhist == g->cap) {
+    int cap = g->cap ? g->cap * 2 : 64;
+    kn_move *h = (kn_move *)realloc(g->hist, (size_t)cap * sizeof *h);
+    if (!h) luaL_error(L, "not enough memory for the game history");
+    g->hist = h;
+    g->cap = cap;
+  }
+  g->hist[g->nhist++] = m;
+}
+
+static void push_move(lua_State *L, const kn_board *b, kn_move m) {
+  char buf[KN_MOVE_TEXT];
+  size_t n = kn_move_text(b, m, buf, sizeof buf);
+  lua_pushlstring(L, buf, n);
+}
+
+static int side_arg(lua_State *L, int idx, int def) {
+  static const char *const names[] = {"black", "white", NULL};
+  if (lua_isnoneornil(L, idx)) return def;
+  return luaL_checkoption(L, idx, NULL, names);
+}
+
+/*
+** Read a list of square names at 'idx' (field 'what' of the variant) into
+** 'set', checking each is on the board and, when 'colour' >= 0, holds that
+** colour's piece in the start position 'p'.
+*/
+static void read_squares(lua_State *L, int idx, const kn_board *b,
+                         const kn_pos *p, int colour, const char *what,
+                         kn_bits *set) {
+  char err[128];
+  kn_bits_clear(set);
+  luaL_checktype(L, idx, LUA_TTABLE);
+  lua_Integer n = luaL_len(L, idx);
+  for (lua_Integer i = 1; i <= n; i++) {
+    int sq;
+    lua_geti(L, idx, i);
+    const char *s = lua_tostring(L, -1);
+    if (!s) luaL_error(L, "%s: entry %d is not a square name", what, (int)i);
+    if (kn_square_parse(b, s, &sq, err, sizeof err) != 0)
+      luaL_error(L, "%s: %s", what, err);
+    if (colour >= 0 &&
+        (!kn_bit(&b->side[colour], sq) || !kn_bit(&p->occ, sq)))
+      luaL_error(L, "%s: %s does not hold a %s piece", what, s,
+                 colour == KN_BLACK ? "Black" : "White");
+    kn_setbit(set, sq);
+    lua_pop(L, 1);
+  }
+}
+
+/*
+** core.new{fen=, rows=, cols=, first=, second=, variant=} -> game.
+** 'fen' (or the full board of rows x cols, Black to move) is the start.
+** 'first': list of square names the first removal may take (default: any
+** own piece); 'second': table hole name -> list of square names (default:
+** adjacent to the hole). Squares are checked against the start position:
+** off the board or not holding the remover's piece is an error.
+*/
+static int l_new(lua_State *L) {
+  kn_board b;
+  kn_pos p;
+  char err[256];
+  luaL_checktype(L, 1, LUA_TTABLE);
+  lua_settop(L, 1);
+  if (lua_getfield(L, 1, "fen") != LUA_TNIL) {
+    const char *fen = lua_tostring(L, -1);
+    if (!fen || lua_type(L, -1) != LUA_TSTRING)
+      return luaL_error(L, "bad position text: a string is expected");
+    if (kn_pos_parse(fen, &b, &p, err, sizeof err) != 0)
+      return luaL_error(L, "bad position text '%s': %s", fen, err);
+  } else {
+    lua_Integer rows, cols;
+    lua_getfield(L, 1, "rows");
+    lua_getfield(L, 1, "cols");
+    rows = luaL_optinteger(L, -2, 8);
+    cols = luaL_optinteger(L, -1, 8);
+    if (rows < 1 || rows > KN_MAX_SIDE || cols < 1 || cols > KN_MAX_SIDE)
+      return luaL_error(L, "board size %dx%d is out of range (1x1 to 20x20)",
+                        (int)rows, (int)cols);
+    kn_board_init(&b, (int)rows, (int)cols);
+    kn_pos_start(&b, &p);
+    lua_pop(L, 2);
+  }
+  lua_settop(L, 1);
+  int empties = kn_pos_empties(&b, &p);
+  int need_second = lua_getfield(L, 1, "second") != LUA_TNIL;
+  size_t extra = need_second ? (size_t)b.nsq * sizeof(kn_bits) : 0;
+  lboard *lb = (lboard *)lua_newuserdatauv(L, sizeof(lboard) + extra, 0);
+  memset(lb, 0, sizeof(lboard) + extra);
+  luaL_setmetatable(L, BOARD_MT);
+  int board_idx = lua_gettop(L);
+  lb->b = b;
+  if (lua_getfield(L, 1, "variant") == LUA_TSTRING)
+    snprintf(lb->variant, sizeof lb->variant, "%s", lua_tostring(L, -1));
+  else
+    snprintf(lb->variant, sizeof lb->variant, "free");
+  lua_pop(L, 1);
+  /* first removal: by the side to move of a full board */
+  if (lua_getfield(L, 1, "first") != LUA_TNIL)
+    read_squares(L, lua_gettop(L), &lb->b, &p, empties == 0 ? p.stm : -1,
+                 "first removal", &lb->b.first);
+  else
+    kn_board_default_first(&lb->b);
+  lua_pop(L, 1);
+  if (need_second) {
+    int second_idx = board_idx - 1;
+    int remover = empties == 0 ? (p.stm ^ 1) : empties == 1 ? p.stm : -1;
+    luaL_checktype(L, second_idx, LUA_TTABLE);
+    lua_pushnil(L);
+    while (lua_next(L, second_idx)) {
+      int hole;
+      char what[64];
+      const char *h = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
+      if (kn_square_parse(&lb->b, h, &hole, err, sizeof err) != 0)
+        return luaL_error(L, "second removal: hole %s", err);
+      kn_pos q = p;
+      if (empties == 0) kn_clrbit(&q.occ, hole);
+      snprintf(what, sizeof what, "second removal after %s", h);
+      read_squares(L, lua_gettop(L), &lb->b, &q, remover, what,
+                   &lb->second[hole]);
+      lua_pop(L, 1);
+    }
+    lb->b.second = lb->second;
+  }
+  kn_game *g = new_game(L, board_idx);
+  g->start = g->pos = p;
+  return 1;
+}
+
+static int l_fen(lua_State *L) {
+  kn_game *g = check_game(L, 1);
+  char buf[KN_POS_TEXT];
+  size_t n = kn_pos_text(g->b, &g->pos, buf, sizeof buf);
+  lua_pushlstring(L, buf, n);
+  return 1;
+}
+
+static int l_start_fen(lua_State *L) {
+  kn_game *g = check_game(L, 1);
+  char buf[KN_POS_TEXT];
+  size_t n = kn_pos_text(g->b, &g->start, buf, sizeof buf);
+  lua_pushlstring(L, buf, n);
+  return 1;
+}
+
+/* g:moves() -> the legal moves, canonical strings in canonical order. */
+static int l_moves(lua_State *L) {
+  kn_game *g = check_game(L, 1);
+  int n;
+  const kn_move *m = legal_moves(g, &n);
+  kn_move sorted[KN_MAX_MOVES];
+  memcpy(sorted, m, (size_t)n * sizeof *m);
+  if (n > 1) kn_sort_moves(sorted, n);
+  lua_createtable(L, n, 0);
+  for (int i = 0; i < n; i++) {
+    push_move(L, g->b, sorted[i]);
+    lua_rawseti(L, -2, i + 1);
+  }
+  return 1;
+}
+
+/* Parse and check move argument 'idx'; on failure push nil and reason. */
+static int parse_legal(lua_State *L, kn_game *g, int idx, kn_move *out) {
+  char err[256];
+  const char *s = luaL_checkstring(L, idx);
+  int n;
+  const kn_move *list = legal_moves(g, &n);
+  if (kn_move_parse(g->b, NULL, s, out, err, sizeof err) == 0)
+    for (int i = 0; i < n; i++)
+      if (list[i] == *out) return 1;
+  /* slow path: find the reason */
+  if (kn_move_parse(g->b, &g->pos, s, out, err, sizeof err) == 0)
+    snprintf(err, sizeof err, "not a legal move here");
+  lua_pushnil(L);
+  lua_pushfstring(L, "illegal move '%s': %s", s, err);
+  return 0;
+}
+
+/* g:play(move) -> canonical move string; raises when illegal. */
+static int l_play(lua_State *L) {
+  kn_game *g = check_game(L, 1);
+  kn_move m;
+  if (!parse_legal(L, g, 2, &m)) return lua_error(L);
+  push_history(L, g, m);
+  kn_make(g->b, &g->pos, m);
+  invalidate(g);
+  push_move(L, g->b, m);
+  return 1;
+}
+
+/* g:legal(move) -> canonical string, or nil and the reason. */
+static int l_legal(lua_State *L) {
+  kn_game *g = check_game(L, 1);
+  kn_move m;
+  if (!parse_legal(L, g, 2, &m)) return 2;
+  push_move(L, g->b, m);
+  return 1;
+}
+
+static int l_undo(lua_State *L) {
+  kn_game *g = check_game(L, 1);
+  if (g->nhist == 0) return 0;
+  kn_move m = g->hist[--g->nhist];
+  kn_unmake(g->b, &g->pos, m);
+  invalidate(g);
+  push_move(L, g->b, m);
+  return 1;
+}
+
+static int l_turn(lua_State *L) {
+  kn_game *g = check_game(L, 1);
+  lua_pushstring(L, g->pos.stm == KN_BLACK ? "black" : "white");
+  return 1;
+}
+
+static int l_over(lua_State *L) {
+  kn_game *g = check_game(L, 1);
+  int n;
+  legal_moves(g, &n);
+  lua_pushboolean(L, n == 0);
+  return 1;
+}
+
+static int l_winner(lua_State *L) {
+  kn_game *g = check_game(L, 1);
+  int n;
+  legal_moves(g, &n);
+  if (n) return 0;
+  lua_pushstring(L, g->pos.stm == KN_BLACK ? "white" : "black");
+  return 1;
+}
+
+static int l_history(lua_State *L) {
+  kn_game *g = check_game(L, 1);
+  lua_createtable(L, g->nhist, 0);
+  for (int i = 0; i < g->nhist; i++) {
+    push_move(L, g->b, g->hist[i]);
+    lua_rawseti(L, -2, i + 1);
+  }
+  return 1;
+}
+
+static int l_ply(lua_State *L) {
+  lua_pushinteger(L, check_game(L, 1)->nhist);
+  return 1;
+}
+
+static int l_last(lua_State *L) {
+  kn_game *g = check_game(L, 1);
+  if (!g->nhist) return 0;
+  push_move(L, g->b, g->hist[g->nhist - 1]);
+  return 1;
+}
+
+static int l_clone(lua_State *L) {
+  kn_game *g = check_game(L, 1);
+  game_push_board(L, 1);
+  kn_game *c = new_game(L, -1);
+  c->start = g->start;
+  c->pos = g->pos;
+  if (g->nhist) {
+    c->hist = (kn_move *)malloc((size_t)g->nhist * sizeof *c->hist);
+    if (!c->hist) return luaL_error(L, "not enough memory to clone the game");
+    memcpy(c->hist, g->hist, (size_t)g->nhist * sizeof *c->hist);
+    c->nhist = c->cap = g->nhist;
+  }
+  return 1;
+}
+
+/* g:perft(depth) -> leaf count; interruptible. */
+static int l_perft(lua_State *L) {
+  kn_game *g = check_game(L, 1);
+  lua_Integer d = luaL_checkinteger(L, 2);
+  luaL_argcheck(L, d >= 0 && d <= 64, 2, "depth must be between 0 and 64");
+  stop_ctx s;
+  stop_init(L, &s);
+  kn_stop st = {binding_stop, &s};
+  uint64_t n = kn_perft(g->b, &g->pos, (int)d, &st);
+  if (n == UINT64_MAX) return stop_raise(L, &s);
+  lua_pushinteger(L, (lua_Integer)n);
+  return 1;
+}
+
+static int l_rows(lua_State *L) {
+  lua_pushinteger(L, check_game(L, 1)->b->rows);
+  return 1;
+}
+
+static int l_cols(lua_State *L) {
+  lua_pushinteger(L, check_game(L, 1)->b->cols);
+  return 1;
+}
+
+static int l_variant(lua_State *L) {
+  lua_pushstring(L, check_game(L, 1)->variant);
+  return 1;
+}
+
+static int l_phase(lua_State *L) {
+  static const char *const names[] = {"remove1", "remove2", "jump"};
+  kn_game *g = check_game(L, 1);
+  lua_pushstring(L, names[kn_pos_phase(g->b, &g->pos)]);
+  return 1;
+}
+
+static int l_at(lua_State *L) {
+  kn_game *g = check_game(L, 1);
+  const char *s = luaL_checkstring(L, 2);
+  char err[128];
+  int sq;
+  if (kn_square_parse(g->b, s, &sq, err, sizeof err) != 0)
+    return luaL_argerror(L, 2, err);
+  if (!kn_bit(&g->pos.occ, sq)) return 0;
+  lua_pushstring(L, kn_bit(&g->b->side[KN_BLACK], sq) ? "black" : "white");
+  return 1;
+}
+
+static int l_count(lua_State *L) {
+  kn_game *g = check_game(L, 1);
+  int side = side_arg(L, 2, g->pos.stm);
+  lua_pushinteger(L, kn_pos_count(g->b, &g->pos, side));
+  return 1;
+}
+
+static int l_mobility(lua_State *L) {
+  kn_game *g = check_game(L, 1);
+  int side = side_arg(L, 2, g->pos.stm);
+  lua_pushinteger(L, kn_count_side(g->b, &g->pos, side));
+  return 1;
+}
+
+/* g:symmetries() -> position texts of the colour-preserving images. */
+static int l_symmetries(lua_State *L) {
+  kn_game *g = check_game(L, 1);
+  int ids[KN_SYMS], n = kn_sym_list(g->b, ids);
+  char buf[KN_POS_TEXT];
+  lua_createtable(L, n, 0);
+  for (int i = 0; i < n; i++) {
+    kn_pos q;
+    kn_sym_pos(g->b, ids[i], &g->pos, &q);
+    lua_pushlstring(L, buf, kn_pos_text(g->b, &q, buf, sizeof buf));
+    lua_rawseti(L, -2, i + 1);
+  }
+  return 1;
+}
+
+/* g:key() -> an integer hash of the position (for tables of positions). */
+static int l_key(lua_State *L) {
+  kn_game *g = check_game(L, 1);
+  lua_pushinteger(L, (lua_Integer)kn_pos_hash(g->b, &g->pos));
+  return 1;
+}
+
+static int l_eq(lua_State *L) {
+  kn_game *a = (kn_game *)luaL_testudata(L, 1, GAME_MT);
+  kn_game *b = (kn_game *)luaL_testudata(L, 2, GAME_MT);
+  lua_pushboolean(L, a && b && a->b->rows == b->b->rows &&
+                         a->b->cols == b->b->cols &&
+                         kn_pos_equal(&a->pos, &b->pos));
+  return 1;
+}
+
+/* __gc and __close share this; idempotent. */
+static int l_gc(lua_State *L) {
+  kn_game *g = check_game(L, 1);
+  free(g->hist);
+  g->hist = NULL;
+  g->nhist = g->cap = 0;
+  return 0;
+}
+
+static int l_tostring(lua_State *L) {
+  kn_game *g = check_game(L, 1);
+  luaL_Buffer buf;
+  luaL_buffinit(L, &buf);
+  for (int r = g->b->rows - 1; r >= 0; r--) {
+    char line[16];
+    snprintf(line, sizeof line, "%3d ", r + 1);
+    luaL_addstring(&buf, line);
+    for (int f = 0; f < g->b->cols; f++) {
+      int sq = r * g->b->cols + f;
+      luaL_addchar(&buf, ' ');
+      luaL_addchar(&buf, !kn_bit(&g->pos.occ, sq)         ? '.'
+                         : kn_square_light(f, r) ? 'x'
+                                                 : 'o');
+    }
+    luaL_addchar(&buf, '\n');
+  }
+  luaL_addstring(&buf, "    ");
+  for (int f = 0; f < g->b->cols; f++) {
+    luaL_addchar(&buf, ' ');
+    luaL_addchar(&buf, (char)('a' + f));
+  }
+  luaL_addchar(&buf, '\n');
+  luaL_addstring(&buf, g->pos.stm == KN_BLACK ? "Black (x) to move"
+                                              : "White (o) to move");
+  luaL_pushresult(&buf);
+  return 1;
+}
+
+static int l_clock(lua_State *L) {
+  lua_pushnumber(L, now_seconds());
+  return 1;
+}
+
+/* core.listdir(path) -> sorted-by-Lua list of entry names, or nil, message. */
+static int l_listdir(lua_State *L) {
+  const char *path = luaL_checkstring(L, 1);
+  DIR *d = opendir(path);
+  if (!d) {
+    luaL_pushfail(L);
+    lua_pushfstring(L, "%s: %s", path, strerror(errno));
+    return 2;
+  }
+  lua_newtable(L);
+  int i = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    if (e->d_name[0] == '.') continue;
+    lua_pushstring(L, e->d_name);
+    lua_rawseti(L, -2, ++i);
+  }
+  closedir(d);
+  return 1;
+}
+
+/* ==== section: search (owner: search engineer) ==== */
+static const luaL_Reg search_methods[] = {{NULL, NULL}};
+/* ==== end: search ==== */
+
+/* ==== section: sandbox (owner: bots engineer) ==== */
+static const luaL_Reg sandbox_funcs[] = {{NULL, NULL}};
+/* ==== end: sandbox ==== */
+
+/* ==== section: process (owner: tournament engineer) ==== */
+static const luaL_Reg process_funcs[] = {{NULL, NULL}};
+/* ==== end: process ==== */
+
+/* ==== section: repl (owner: repl engineer) ==== */
+static const luaL_Reg repl_funcs[] = {{NULL, NULL}};
+/* ==== end: repl ==== */
+
+static const luaL_Reg game_methods[] = {
+    {"fen", l_fen},         {"start_fen", l_start_fen},
+    {"moves", l_moves},     {"play", l_play},
+    {"legal", l_legal},     {"undo", l_undo},
+    {"turn", l_turn},       {"over", l_over},
+    {"winner", l_winner},   {"history", l_history},
+    {"ply", l_ply},         {"last", l_last},
+    {"clone", l_clone},     {"perft", l_perft},
+    {"rows", l_rows},       {"cols", l_cols},
+    {"variant", l_variant}, {"phase", l_phase},
+    {"at", l_at},           {"count", l_count},
+    {"mobility", l_mobility}, {"symmetries", l_symmetries},
+    {"key", l_key},         {"close", l_gc},
+    {NULL, NULL}};
+
+static const luaL_Reg game_meta[] = {{"__eq", l_eq},
+                                     {"__gc", l_gc},
+                                     {"__close", l_gc},
+                                     {"__tostring", l_tostring},
+                                     {NULL, NULL}};
+
+static const luaL_Reg module_funcs[] = {
+    {"new", l_new}, {"clock", l_clock}, {"listdir", l_listdir}, {NULL, NULL}};
+
+int luaopen_konane_core(lua_State *L);
+
+/* Module entry: returns the module table, sets no globals. */
+int luaopen_konane_core(lua_State *L) {
+  luaL_newmetatable(L, BOARD_MT);
+  lua_pop(L, 1);
+  luaL_newmetatable(L, GAME_MT);
+  luaL_setfuncs(L, game_meta, 0);
+  lua_newtable(L); /* methods */
+  luaL_setfuncs(L, game_methods, 0);
+  luaL_setfuncs(L, search_methods, 0);
+  lua_pushvalue(L, -1);
+  lua_setfield(L, -3, "__index");
+  /* stack: meta, methods */
+  luaL_newlib(L, module_funcs);
+  luaL_setfuncs(L, sandbox_funcs, 0);
+  luaL_setfuncs(L, process_funcs, 0);
+  luaL_setfuncs(L, repl_funcs, 0);
+  lua_insert(L, -3); /* module, meta, methods */
+  lua_setfield(L, -3, "Game");
+  lua_setfield(L, -2, "meta");
+  lua_pushstring(L, KN_VERSION);
+  lua_setfield(L, -2, "VERSION");
+  lua_pushinteger(L, KN_MAX_SIDE);
+  lua_setfield(L, -2, "MAX_SIDE");
+  return 1;
+}
