@@ -1,0 +1,181 @@
+-- konane.bot: building bots from tables, one-line specs and files.
+--
+-- A bot is a table { name = "...", choose = function(self, game, clock) return "d5" end } with
+-- optional new_game(self, info) and done(self, result). konane.bot(spec) accepts:
+--   * a bot table (returned as it is, after a check);
+--   * a built-in name with options: "alphabeta:depth=6,time=0.1", "mcts:time=0.2", "random:seed=3";
+--   * a path to a Lua file returning a bot (or a table with new(opts)), loaded in the sandbox:
+--     "bots/mine.lua" or "bots/mine.lua:depth=3".
+-- The helpers below (rng, budget, parse_spec) are shared by the built-in bots.
+
+local M = {}
+
+-- The built-in bots, in the order they are listed.
+M.BUILTIN = { "random", "greedy", "alphabeta", "mcts", "solver", "human" }
+local BUILTIN_SET = {}
+for _, name in ipairs(M.BUILTIN) do BUILTIN_SET[name] = true end
+
+--- rng(seed) -> function
+-- A small independent pseudo-random generator (splitmix64), so a seeded bot plays the same game
+-- whatever else uses math.random. The function returned gives an integer in [1, n] when called
+-- with n, a float in [0, 1) when called without argument.
+function M.rng(seed)
+  local s = math.tointeger(seed) or math.floor((tonumber(seed) or 0) * 1000003)
+  return function(n)
+    s = s + 0x9E3779B97F4A7C15
+    local z = s
+    z = (z ~ (z >> 30)) * 0xBF58476D1CE4E5B9
+    z = (z ~ (z >> 27)) * 0x94D049BB133111EB
+    z = z ~ (z >> 31)
+    if n then return (z >> 1) % n + 1 end
+    return (z >> 11) * (1.0 / 9007199254740992.0)
+  end
+end
+
+--- budget(clock, want) -> seconds
+-- The time a bot should spend on this move: its own wish 'want' (nil: no wish), at most 70% of
+-- the time left for the move minus 5 ms, and at most a 1/15th share of the time left in the game,
+-- so a bot that obeys it never loses on time. Never below 1 ms. Returns nil when neither the bot
+-- nor the clock sets a limit.
+function M.budget(clock, want)
+  local t = want
+  if clock then
+    local move_left = clock.time
+    if move_left and move_left < math.huge then
+      local cap = move_left * 0.7 - 0.005
+      t = t and math.min(t, cap) or cap
+    end
+    local game_left = clock.game_time
+    if game_left and game_left < math.huge then
+      local cap = game_left / 15
+      t = t and math.min(t, cap) or cap
+    end
+  end
+  if t == nil then return nil end
+  if t < 0.001 then t = 0.001 end
+  return t
+end
+
+-- Convert an option value from a spec string: integers, floats, booleans, otherwise the string.
+local function option_value(s)
+  if s == "true" then return true end
+  if s == "false" then return false end
+  local n = math.tointeger(tonumber(s)) or tonumber(s)
+  if n then return n end
+  return s
+end
+
+--- parse_spec(spec) -> name_or_path, options, is_path
+-- Splits "name:key=value,key=value" (or "path.lua:key=value"). A bare key without '=' is true.
+-- Raises on an empty key.
+function M.parse_spec(spec)
+  local head, rest = spec, nil
+  local path_head, path_rest = spec:match("^(.-%.lua):(.*)$")
+  if path_head then
+    head, rest = path_head, path_rest
+  elseif not spec:find("[/\\]") and not spec:match("%.lua$") then
+    local h, r = spec:match("^([^:]*):(.*)$")
+    if h then head, rest = h, r end
+  end
+  local opts = {}
+  if rest and rest ~= "" then
+    for item in (rest .. ","):gmatch("([^,]*),") do
+      item = item:match("^%s*(.-)%s*$")
+      if item ~= "" then
+        local k, v = item:match("^([^=]*)=(.*)$")
+        if not k then k, v = item, "true" end
+        k = k:match("^%s*(.-)%s*$")
+        if k == "" then error("bad bot spec '" .. spec .. "': option without a name", 3) end
+        opts[k] = option_value(v:match("^%s*(.-)%s*$"))
+      end
+    end
+  end
+  local is_path = head:find("[/\\]") ~= nil or head:match("%.lua$") ~= nil
+  return head, opts, is_path
+end
+
+--- check_options(opts, known, bot_name)
+-- Raises "unknown option 'x' for bot 'name' (known: a, b)" for an option not in 'known'. Used by
+-- the built-in bots so a misspelt option is an error, never silently ignored.
+function M.check_options(opts, known, bot_name)
+  local set = {}
+  for _, k in ipairs(known) do set[k] = true end
+  for k in pairs(opts) do
+    if not set[k] then
+      error(string.format("unknown option '%s' for bot '%s' (known: %s)", tostring(k), bot_name,
+        table.concat(known, ", ")), 3)
+    end
+  end
+end
+
+--- check_number(opts, key, bot_name, min)
+-- Raises when opts[key] is set but is not a number >= 'min'.
+function M.check_number(opts, key, bot_name, min)
+  local v = opts[key]
+  if v == nil then return end
+  if type(v) ~= "number" or v ~= v or (min and v < min) then
+    error(string.format("bad option %s=%s for bot '%s' (%s expected)", key, tostring(v), bot_name,
+      min and ("a number >= " .. min) or "a number"), 3)
+  end
+end
+
+--- validate(bot) -> bot
+-- Raises unless 'bot' is a table with a choose function (name defaults to "bot").
+function M.validate(bot, what)
+  if type(bot) ~= "table" then
+    error((what or "bot") .. " must be a table with a choose function, got " .. type(bot), 3)
+  end
+  if type(bot.choose) ~= "function" then
+    error((what or "bot") .. " has no choose function (a bot is {name=, choose=function(self, game, clock) ... end})", 3)
+  end
+  if bot.name == nil then bot.name = "bot" end
+  for _, k in ipairs { "new_game", "done" } do
+    if bot[k] ~= nil and type(bot[k]) ~= "function" then
+      error((what or "bot") .. "." .. k .. " must be a function", 3)
+    end
+  end
+  return bot
+end
+
+--- new(spec, opts) -> bot
+-- Builds a bot from a table, a one-line spec or a file path (see the top of this file). 'opts'
+-- (optional) are the sandbox limits for a bot loaded from a file: {time=, instructions=,
+-- memory=}. Raises with a clear message on an unknown bot, a bad option, or a file that cannot
+-- be loaded.
+function M.new(spec, opts)
+  if type(spec) == "table" then
+    return M.validate(spec)
+  end
+  if type(spec) ~= "string" then
+    error("bad argument #1 to 'bot' (bot table or spec string expected, got " .. type(spec) .. ")", 2)
+  end
+  local head, options, is_path = M.parse_spec(spec)
+  if is_path then
+    local sandbox = require("konane.sandbox")
+    return sandbox.load_bot(head, options, opts)
+  end
+  if not head:match("^[%w_]+$") then
+    error("bad bot spec '" .. spec .. "' (expected a name such as 'alphabeta:depth=6' or a path to a .lua file)", 2)
+  end
+  if not BUILTIN_SET[head] then
+    error("unknown bot '" .. head .. "' (built-in bots: " .. table.concat(M.BUILTIN, ", ") ..
+      "; or give a path to a .lua file)", 2)
+  end
+  local mod = require("konane.bots." .. head)
+  local bot = mod.new(options)
+  bot.spec = bot.spec or spec
+  return M.validate(bot)
+end
+
+--- list() -> { {name=, description=, options=}, ... }
+-- The built-in bots with a one-line description and their options.
+function M.list()
+  local out = {}
+  for _, name in ipairs(M.BUILTIN) do
+    local mod = require("konane.bots." .. name)
+    out[#out + 1] = { name = name, description = mod.description, options = mod.options }
+  end
+  return out
+end
+
+return M

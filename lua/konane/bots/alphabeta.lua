@@ -1,0 +1,122 @@
+-- The alphabeta bot: the engine's alpha-beta search (g:search) with the options of the spec.
+-- Options: depth, time (seconds per move), nodes, hash_mb, eval (an evaluation name, or a Lua
+-- function(game) -> score for the side to move), weights (a list of numbers, or "1/2/3" in a
+-- spec string). The time actually used is also bounded by the game clock (konane.bot.budget).
+-- When the engine has no g:search, a plain Lua negamax with a mobility evaluation stands in.
+
+local bot_util = require("konane.bot")
+
+local M = {
+  description = "alpha-beta search of the engine (depth, time, nodes, eval, weights)",
+  options = { "depth", "time", "nodes", "hash_mb", "eval", "weights", "seed" },
+}
+
+local function now()
+  local ok, konane = pcall(require, "konane")
+  if ok and konane.core and konane.core.clock then return konane.core.clock() end
+  return os.clock()
+end
+
+--- lua_search(game, limits) -> {move=, score=, depth=, nodes=}
+-- The stand-in search: iterative deepening negamax with alpha-beta on the mobility difference,
+-- within limits.depth plies and limits.time seconds (both optional; without either, depth 4).
+-- Moves of the previous iteration's best line are tried first.
+function M.lua_search(game, limits)
+  local max_depth = limits.depth or (limits.time and 64 or 4)
+  local deadline = limits.time and now() + limits.time
+  local eval = limits.eval
+  local nodes = 0
+  local stop = false
+  local WIN = 1000000
+
+  local function evaluate(g)
+    if eval then return eval(g) end
+    local mine = g:mobility()
+    local theirs = g:mobility(g:turn() == "black" and "white" or "black")
+    return mine - theirs
+  end
+
+  local function negamax(g, depth, alpha, beta, ply)
+    nodes = nodes + 1
+    if deadline and nodes % 256 == 0 and now() > deadline then stop = true end
+    if stop then return 0 end
+    local moves = g:moves()
+    if #moves == 0 then return -WIN + ply end
+    if depth == 0 then return evaluate(g) end
+    local best = -math.huge
+    for _, m in ipairs(moves) do
+      g:play(m)
+      local s = -negamax(g, depth - 1, -beta, -alpha, ply + 1)
+      g:undo()
+      if stop then return 0 end
+      if s > best then best = s end
+      if s > alpha then alpha = s end
+      if alpha >= beta then break end
+    end
+    return best
+  end
+
+  local moves = game:moves()
+  local result = { move = moves[1], score = 0, depth = 0, nodes = 0 }
+  for depth = 1, max_depth do
+    local best, best_move = -math.huge, nil
+    -- the previous best first
+    local order = { result.move }
+    for _, m in ipairs(moves) do if m ~= result.move then order[#order + 1] = m end end
+    for _, m in ipairs(order) do
+      game:play(m)
+      local s = -negamax(game, depth - 1, -math.huge, -best, 1)
+      game:undo()
+      if stop then break end
+      if s > best then best, best_move = s, m end
+    end
+    if stop then break end
+    result.move, result.score, result.depth = best_move, best, depth
+    if math.abs(best) > WIN - 1000 then break end
+  end
+  result.nodes = nodes
+  return result
+end
+
+local function parse_weights(w)
+  if w == nil or type(w) == "table" then return w end
+  if type(w) == "number" then return { w } end
+  local list = {}
+  for item in tostring(w):gmatch("[^/;%s]+") do
+    local n = tonumber(item)
+    if not n then error("bad option weights=" .. tostring(w) .. " for bot 'alphabeta' (numbers separated by '/' expected)", 4) end
+    list[#list + 1] = n
+  end
+  return list
+end
+
+--- new(opts) -> bot
+function M.new(opts)
+  opts = opts or {}
+  bot_util.check_options(opts, M.options, "alphabeta")
+  bot_util.check_number(opts, "depth", "alphabeta", 1)
+  bot_util.check_number(opts, "time", "alphabeta", 0)
+  bot_util.check_number(opts, "nodes", "alphabeta", 1)
+  bot_util.check_number(opts, "hash_mb", "alphabeta", 0)
+  local weights = parse_weights(opts.weights)
+  local name = "alphabeta"
+  if opts.depth then name = name .. ":depth=" .. opts.depth end
+  local self = { name = name, opts = opts }
+
+  function self.choose(_, game, clock)
+    local time = bot_util.budget(clock, opts.time or ((opts.depth or opts.nodes) and nil or 1.0))
+    local r
+    if game.search then
+      r = game:search { depth = opts.depth, time = time, nodes = opts.nodes,
+                        hash_mb = opts.hash_mb, eval = opts.eval, weights = weights }
+    else
+      r = M.lua_search(game, { depth = opts.depth, time = time,
+                               eval = type(opts.eval) == "function" and opts.eval or nil })
+    end
+    return r.move, { score = r.score, depth = r.depth, nodes = r.nodes }
+  end
+
+  return self
+end
+
+return M

@@ -1,0 +1,60 @@
+-- The solver bot: perfect play when the engine proves a result within its limits (g:solve),
+-- otherwise the alpha-beta search with the time left.
+-- Options: time (seconds per move; default 1), nodes (solver node limit), hash_mb, depth (for
+-- the fallback search), share (fraction of the move time given to the proof; default 0.5).
+
+local bot_util = require("konane.bot")
+local alphabeta = require("konane.bots.alphabeta")
+
+local M = {
+  description = "perfect play when a proof is found in time, alpha-beta search otherwise",
+  options = { "time", "nodes", "hash_mb", "depth", "share" },
+}
+
+local function now()
+  local ok, konane = pcall(require, "konane")
+  if ok and konane.core and konane.core.clock then return konane.core.clock() end
+  return os.clock()
+end
+
+--- new(opts) -> bot
+function M.new(opts)
+  opts = opts or {}
+  bot_util.check_options(opts, M.options, "solver")
+  bot_util.check_number(opts, "time", "solver", 0)
+  bot_util.check_number(opts, "nodes", "solver", 1)
+  bot_util.check_number(opts, "hash_mb", "solver", 0)
+  bot_util.check_number(opts, "depth", "solver", 1)
+  bot_util.check_number(opts, "share", "solver", 0)
+  local self = { name = "solver", opts = opts }
+
+  function self.choose(_, game, clock)
+    local time = bot_util.budget(clock, opts.time or 1.0)
+    local start = now()
+    local share = opts.share or 0.5
+    if game.solve then
+      local r = game:solve { time = time * share, nodes = opts.nodes, hash_mb = opts.hash_mb }
+      if r.win == true and r.move then
+        return r.move, { proof = "win", nodes = r.nodes }
+      end
+      if r.win == false and r.move then
+        -- a proven loss: keep searching for the move that resists longest, below
+        time = time - (now() - start)
+      else
+        time = time - (now() - start)
+      end
+    end
+    if time < 0.001 then time = 0.001 end
+    local r
+    if game.search then
+      r = game:search { depth = opts.depth, time = time, hash_mb = opts.hash_mb }
+    else
+      r = alphabeta.lua_search(game, { depth = opts.depth, time = time })
+    end
+    return r.move, { score = r.score, depth = r.depth, nodes = r.nodes }
+  end
+
+  return self
+end
+
+return M

@@ -1,0 +1,443 @@
+-- konane.pgn: game records as PGN-style text (rules.md "Game records").
+--
+-- A record is a plain table:
+--   { tags = {Event=..., Black=..., White=..., ...},  -- every tag pair, by name
+--     variant = "brainking", rows = 8, cols = 8,
+--     fen = <start position text, only when not the variant's start>,
+--     moves = {"d5", "e5", "f5-d5", ...},             -- canonical move strings
+--     comments = {[i] = "text after move i", [0] = "text before the first move"},
+--     result = "1-0" | "0-1" | "*",                   -- 1-0: Black (first player) won
+--     winner = "black" | "white" | nil,
+--     termination = "normal" | "illegal move" | "error" | "time forfeit" | "bad answer" | ...,
+--     reason = <why the game ended, when not a normal end> }
+--
+-- write(record) gives the text; read(text) gives back the list of records of every game in the
+-- text (several games per file), or on a malformed game the records before it and an error
+-- message naming the line.
+
+local pgn = {}
+
+-- The standard tags first, in this order; every other tag follows sorted by name.
+local TAG_ORDER = { "Event", "Site", "Date", "Round", "Black", "White", "Result",
+                    "Variant", "Board", "FEN", "Termination", "Reason" }
+local TAG_RANK = {}
+for i, name in ipairs(TAG_ORDER) do TAG_RANK[name] = i end
+
+local RESULT_WINNER = { ["1-0"] = "black", ["0-1"] = "white" }
+local WINNER_RESULT = { black = "1-0", white = "0-1" }
+
+local LINE_WIDTH = 79
+
+-- Quote a tag value: backslash and double quote are escaped, line breaks become spaces (a tag
+-- pair lives on one line).
+local function quote(value)
+  local s = tostring(value):gsub("[\r\n\t]", " ")
+  s = s:gsub("[\\\"]", "\\%0")
+  return '"' .. s .. '"'
+end
+
+-- A comment may not contain '}' (it would end the comment early): it is written as ')'.
+local function comment_text(text)
+  local s = tostring(text):gsub("}", ")"):gsub("\r\n?", "\n")
+  return "{" .. s .. "}"
+end
+
+-- The side that makes the first move of the record: the side to move of its start position.
+local function first_side(record)
+  local fen = record.fen
+  if type(fen) == "string" then
+    local side = fen:match("%s+([bwBW])%s*$")
+    if side and side:lower() == "w" then return "white" end
+  end
+  return "black"
+end
+
+-- Every tag of 'record' with the fields of the record taking precedence over its tags table, so
+-- a record edited field by field is written consistently.
+local function tags_of(record)
+  local tags = {}
+  for k, v in pairs(record.tags or {}) do
+    if type(k) == "string" and v ~= nil then tags[k] = tostring(v) end
+  end
+  if record.black then tags.Black = tostring(record.black) end
+  if record.white then tags.White = tostring(record.white) end
+  local result = record.result or (record.winner and WINNER_RESULT[record.winner])
+  tags.Result = result or tags.Result or "*"
+  if record.variant then tags.Variant = tostring(record.variant) end
+  if record.rows and record.cols then
+    tags.Board = string.format("%dx%d", record.rows, record.cols)
+  end
+  if record.fen then tags.FEN = record.fen end
+  if record.termination then tags.Termination = record.termination end
+  if record.reason then tags.Reason = record.reason end
+  return tags
+end
+
+-- Append 'token' to the movetext lines in 'out', wrapping at LINE_WIDTH.
+local function emit(state, token)
+  local line = state.line
+  if #line > 0 and #line + 1 + #token > LINE_WIDTH then
+    state.out[#state.out + 1] = line
+    line = ""
+  end
+  if #line > 0 then line = line .. " " end
+  state.line = line .. token
+end
+
+--- write(record) -> string
+-- The PGN text of one game: tag pairs (standard ones first), a blank line, the numbered moves
+-- with their comments, the result token, and a final blank line, so several written games can be
+-- concatenated into one file. Raises when 'record' is not a table or a move is not a string.
+function pgn.write(record)
+  if type(record) ~= "table" then
+    error("bad argument #1 to 'write' (record table expected, got " .. type(record) .. ")", 2)
+  end
+  local tags = tags_of(record)
+  local names = {}
+  for name in pairs(tags) do names[#names + 1] = name end
+  table.sort(names, function(a, b)
+    local ra, rb = TAG_RANK[a] or math.huge, TAG_RANK[b] or math.huge
+    if ra ~= rb then return ra < rb end
+    return a < b
+  end)
+  local out = {}
+  for _, name in ipairs(names) do
+    if name:match("^[%w_]+$") then
+      out[#out + 1] = "[" .. name .. " " .. quote(tags[name]) .. "]"
+    end
+  end
+  out[#out + 1] = ""
+
+  local state = { out = out, line = "" }
+  local comments = record.comments or {}
+  if comments[0] then emit(state, comment_text(comments[0])) end
+  local moves = record.moves or {}
+  local white_first = first_side(record) == "white"
+  for i, move in ipairs(moves) do
+    if type(move) ~= "string" then
+      error("record move " .. i .. " is not a string", 2)
+    end
+    -- ply i is made by the first side when i is odd; numbering counts move pairs Black-White.
+    local k = white_first and i + 1 or i
+    local number = (k + 1) // 2
+    if k % 2 == 1 then
+      emit(state, number .. ". " .. move)   -- a move number stays with its move
+    elseif i == 1 then
+      emit(state, number .. "... " .. move)
+    else
+      emit(state, move)
+    end
+    if comments[i] then emit(state, comment_text(comments[i])) end
+  end
+  emit(state, tags.Result)
+  out[#out + 1] = state.line
+  out[#out + 1] = ""
+  return table.concat(out, "\n") .. "\n"
+end
+
+--- write_file(path, records, mode) -> true, or nil and a message
+-- Writes one record or a list of records to 'path' (mode "w" by default, "a" appends).
+function pgn.write_file(path, records, mode)
+  if records.moves or records.tags then records = { records } end
+  local f, err = io.open(path, mode or "w")
+  if not f then return nil, err end
+  for _, record in ipairs(records) do f:write(pgn.write(record)) end
+  local ok, cerr = f:close()
+  if not ok then return nil, cerr end
+  return true
+end
+
+-- ---------------------------------------------------------------------------------------------
+-- Reading
+
+-- Parse the "RxC" Board tag: rows first, as in konane.new{rows=, cols=}.
+local function parse_board(value)
+  local r, c = value:match("^%s*(%d+)%s*[xX]%s*(%d+)%s*$")
+  if not r then return nil end
+  return tonumber(r), tonumber(c)
+end
+
+-- Does 'token' look like a move in any accepted notation (square, or squares joined by '-' or
+-- nothing)? Legality is checked separately, by replaying.
+local function move_syntax(token)
+  local rest = token:match("^%a%d%d?(.*)$")
+  if not rest then return false end
+  while rest ~= "" do
+    rest = rest:match("^%-?%a%d%d?(.*)$")
+    if not rest then return false end
+  end
+  return true
+end
+
+-- The tokenizer: yields tokens with their line numbers from the text, one game after another.
+-- Token kinds: "tag" (name, value), "comment" (text), "number", "move", "result", "nag".
+local function tokenizer(text)
+  local pos, line, len = 1, 1, #text
+  local function fail(msg, at_line)
+    error({ pgn_error = true, line = at_line or line, message = msg }, 0)
+  end
+  local function next_token()
+    while true do
+      if pos > len then return nil end
+      local c = text:sub(pos, pos)
+      if c == "\n" then
+        line = line + 1
+        pos = pos + 1
+      elseif c:match("%s") then
+        pos = pos + 1
+      elseif c == ";" then
+        -- a comment to the end of the line
+        local e = text:find("\n", pos, true) or len + 1
+        local t = text:sub(pos + 1, e - 1)
+        pos = e
+        return { kind = "comment", text = (t:gsub("^%s+", ""):gsub("%s+$", "")), line = line }
+      elseif c == "%" and (pos == 1 or text:sub(pos - 1, pos - 1) == "\n") then
+        -- an escape line (PGN export standard): ignored
+        local e = text:find("\n", pos, true) or len + 1
+        pos = e
+      elseif c == "[" then
+        local start_line = line
+        local e = text:find("\n", pos, true) or len + 1
+        local body = text:sub(pos, e - 1)
+        local name, rest = body:match("^%[%s*([%w_]+)%s+(.*)$")
+        if not name then fail("malformed tag pair: " .. body, start_line) end
+        if rest:sub(1, 1) ~= '"' then fail("tag " .. name .. ": value must be a quoted string", start_line) end
+        local i, value = 2, {}
+        while true do
+          local ch = rest:sub(i, i)
+          if ch == "" then fail("tag " .. name .. ": unterminated string", start_line) end
+          if ch == "\\" then
+            local nx = rest:sub(i + 1, i + 1)
+            if nx == "" then fail("tag " .. name .. ": unterminated string", start_line) end
+            value[#value + 1] = nx
+            i = i + 2
+          elseif ch == '"' then
+            i = i + 1
+            break
+          else
+            value[#value + 1] = ch
+            i = i + 1
+          end
+        end
+        local tail = rest:sub(i)
+        local close_at = tail:find("%]")
+        if not close_at or not tail:sub(1, close_at - 1):match("^%s*$") then
+          fail("tag " .. name .. ": expected ']' after the value", start_line)
+        end
+        pos = pos + #body - #tail + close_at
+        return { kind = "tag", name = name, value = table.concat(value), line = start_line }
+      elseif c == "{" then
+        local start_line = line
+        local e = text:find("}", pos + 1, true)
+        if not e then fail("unterminated comment '{'", start_line) end
+        local t = text:sub(pos + 1, e - 1)
+        for _ in t:gmatch("\n") do line = line + 1 end
+        pos = e + 1
+        return { kind = "comment", text = (t:gsub("^%s+", ""):gsub("%s+$", "")), line = start_line }
+      elseif c == "(" then
+        -- a variation (recursive annotation): skipped, nesting included
+        local start_line, depth = line, 0
+        repeat
+          local ch = text:sub(pos, pos)
+          if ch == "" then fail("unterminated variation '('", start_line) end
+          if ch == "(" then depth = depth + 1
+          elseif ch == ")" then depth = depth - 1
+          elseif ch == "\n" then line = line + 1
+          elseif ch == "{" then
+            local e = text:find("}", pos + 1, true)
+            if not e then fail("unterminated comment '{'", line) end
+            for _ in text:sub(pos, e):gmatch("\n") do line = line + 1 end
+            pos = e
+          end
+          pos = pos + 1
+        until depth == 0
+      elseif c == ")" then
+        fail("')' without '('")
+      else
+        local word = text:match("^[^%s{}%[%];()]+", pos)
+        if not word then fail("unexpected '" .. c .. "'") end
+        pos = pos + #word
+        if word == "1-0" or word == "0-1" or word == "*" then
+          return { kind = "result", text = word, line = line }
+        elseif word == "1/2-1/2" then
+          fail("a draw (1/2-1/2) cannot happen in Konane")
+        elseif word:match("^%$%d+$") or word:match("^[!?]+$") then
+          return { kind = "nag", text = word, line = line }
+        end
+        -- a move number, possibly glued to its move: "12.", "12...", "12.d5"
+        local number, dots, after = word:match("^(%d+)(%.+)(.*)$")
+        if number then
+          if after ~= "" then
+            pos = pos - #after
+          end
+          return { kind = "number", number = tonumber(number), dots = #dots, line = line }
+        end
+        local move = word:gsub("[!?]+$", "")
+        if not move_syntax(move) then
+          fail("unexpected '" .. word .. "' (not a move, move number or result)")
+        end
+        return { kind = "move", text = move, line = line }
+      end
+    end
+  end
+  return next_token
+end
+
+-- Build the record fields from a game's tags.
+local function record_from_tags(tags, game_line)
+  local record = { tags = tags, moves = {}, comments = {}, lines = {}, line = game_line }
+  record.variant = tags.Variant
+  if tags.Board then
+    local r, c = parse_board(tags.Board)
+    if not r then
+      error({ pgn_error = true, line = game_line,
+              message = "tag Board: expected rows x cols like \"8x8\", got \"" .. tags.Board .. "\"" }, 0)
+    end
+    record.rows, record.cols = r, c
+  end
+  if tags.FEN and tags.FEN ~= "" then record.fen = tags.FEN end
+  record.termination = tags.Termination
+  record.reason = tags.Reason
+  record.black, record.white = tags.Black, tags.White
+  return record
+end
+
+-- Replay 'record' with the konane module: canonical move strings, and the first illegal move
+-- named with its line. Returns the game after the last move.
+local function replay(record, konane)
+  local ok, g = pcall(konane.new, {
+    variant = record.variant, rows = record.rows, cols = record.cols, fen = record.fen })
+  if not ok then
+    error({ pgn_error = true, line = record.line,
+            message = "cannot set up the game: " .. tostring(g):gsub("^[^:]*:%d+: ", "") }, 0)
+  end
+  if not record.rows then record.rows, record.cols = g:rows(), g:cols() end
+  if not record.variant then record.variant = g:variant() end
+  for i, move in ipairs(record.moves) do
+    local canonical, why = g:legal(move)
+    if not canonical then
+      error({ pgn_error = true, line = record.lines[i],
+              message = "illegal move " .. i .. " '" .. move .. "': " .. tostring(why) }, 0)
+    end
+    g:play(canonical)
+    record.moves[i] = canonical
+  end
+  return g
+end
+
+local function load_konane()
+  local ok, konane = pcall(require, "konane")
+  if ok and type(konane) == "table" and konane.new then return konane end
+  return nil
+end
+
+--- read(text, opts) -> records [, message]
+-- Every game in 'text'. A game is its tag pairs followed by its movetext, ended by a result token
+-- (1-0, 0-1 or *) or by the tag pairs of the next game. Move numbers, NAGs and variations are
+-- skipped; comments are kept (record.comments[i] follows move i). Unless opts.check == false the
+-- moves are replayed with the konane module: they come back canonical, and an illegal move is an
+-- error. On a malformed game, returns the records read before it and "line N: <what is wrong>"
+-- (the records are always a list, so `for _, r in ipairs(pgn.read(t))` works either way).
+function pgn.read(text, opts)
+  if type(text) ~= "string" then
+    error("bad argument #1 to 'read' (string expected, got " .. type(text) .. ")", 2)
+  end
+  opts = opts or {}
+  local konane = opts.check ~= false and load_konane() or nil
+  local records = {}
+  local next_token = tokenizer(text)
+  local ok, err = pcall(function()
+    local tok = next_token()
+    while tok do
+      -- one game: tag pairs
+      local tags, game_line = {}, tok.line
+      local seen = false
+      while tok and tok.kind == "tag" do
+        tags[tok.name] = tok.value
+        seen = true
+        tok = next_token()
+      end
+      local record = record_from_tags(tags, game_line)
+      local n = 0
+      local ended = false
+      while tok and tok.kind ~= "tag" do
+        if tok.kind == "move" then
+          n = n + 1
+          record.moves[n] = tok.text
+          record.lines[n] = tok.line
+          seen = true
+        elseif tok.kind == "comment" then
+          local prev = record.comments[n]
+          record.comments[n] = prev and (prev .. " " .. tok.text) or tok.text
+          seen = true
+        elseif tok.kind == "result" then
+          if tags.Result and tags.Result ~= tok.text and tags.Result ~= "*" and tok.text ~= "*" then
+            error({ pgn_error = true, line = tok.line,
+                    message = "result " .. tok.text .. " disagrees with the Result tag \"" .. tags.Result .. "\"" }, 0)
+          end
+          record.result = tok.text
+          ended = true
+          tok = next_token()
+          break
+        end
+        tok = next_token()
+      end
+      if seen or ended then
+        record.result = record.result or tags.Result or "*"
+        if not RESULT_WINNER[record.result] and record.result ~= "*" then
+          error({ pgn_error = true, line = game_line,
+                  message = "tag Result: expected 1-0, 0-1 or *, got \"" .. record.result .. "\"" }, 0)
+        end
+        record.winner = RESULT_WINNER[record.result]
+        if konane then replay(record, konane) end
+        records[#records + 1] = record
+      end
+      -- after a result, comments before the next tags belong to no game
+      while tok and tok.kind == "comment" do tok = next_token() end
+    end
+  end)
+  if not ok then
+    if type(err) == "table" and err.pgn_error then
+      local where = opts.name and (opts.name .. ":") or "line "
+      return records, where .. err.line .. ": " .. err.message
+    end
+    error(err, 0)
+  end
+  return records
+end
+
+--- read_file(path, opts) -> records [, message]
+-- read() on the contents of the file at 'path'; messages are "path:LINE: ...". Returns nil and
+-- the message when the file cannot be opened.
+function pgn.read_file(path, opts)
+  local f, err = io.open(path, "rb")
+  if not f then return nil, err end
+  local text = f:read("a")
+  f:close()
+  local o = {}
+  for k, v in pairs(opts or {}) do o[k] = v end
+  o.name = o.name or path
+  return pgn.read(text, o)
+end
+
+--- replay(record) -> game
+-- A konane game set up as the record says (variant, board, start position) with every move of
+-- the record played: the final position of the game. Raises on an illegal move.
+function pgn.replay(record)
+  local konane = require("konane")
+  local g = konane.new { variant = record.variant, rows = record.rows, cols = record.cols,
+                         fen = record.fen }
+  for i, move in ipairs(record.moves or {}) do
+    local canonical, why = g:legal(move)
+    if not canonical then
+      error("record move " .. i .. " '" .. tostring(move) .. "' is illegal: " .. tostring(why), 2)
+    end
+    g:play(canonical)
+  end
+  return g
+end
+
+pgn.result_winner = RESULT_WINNER
+pgn.winner_result = WINNER_RESULT
+
+return pgn
