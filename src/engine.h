@@ -1,0 +1,83 @@
+/*
+** engine.h: what search, solver and MCTS share: limits, the clock,
+** a popcount, the random generator. Plain C11 (GCC/Clang builtins when
+** available), no globals.
+*/
+#ifndef KN_ENGINE_H
+#define KN_ENGINE_H
+
+#include <stdint.h>
+
+#include "konane.h"
+
+/*
+** Limits of a long computation; zero fields mean "no limit". The stop
+** check is polled at least every few thousand nodes (well under 50 ms).
+*/
+typedef struct kn_limits {
+  int depth;       /* search: deepest iteration in plies */
+  double time;     /* seconds of wall time */
+  uint64_t nodes;  /* nodes (search, solver) or playouts (MCTS) */
+  kn_stop stop;    /* fn NULL: never asked to stop */
+} kn_limits;
+
+/* Why a computation ended early (the result field 'stopped'). */
+enum {
+  KN_DONE = 0,     /* finished: depth reached, proof found, ... */
+  KN_STOP_LIMIT,   /* time or node limit */
+  KN_STOP_USER,    /* the stop callback said so */
+  KN_STOP_ERROR    /* a callback failed (e.g. a Lua evaluation raised) */
+};
+
+/* Monotonic-enough seconds (C11 timespec_get). */
+double kn_clock(void);
+
+static inline int kn_popcount(uint64_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+  return __builtin_popcountll(x);
+#else
+  int c = 0;
+  while (x) {
+    x &= x - 1;
+    c++;
+  }
+  return c;
+#endif
+}
+
+static inline int kn_ctz(uint64_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+  return __builtin_ctzll(x);
+#else
+  int c = 0;
+  while (!(x & 1)) {
+    x >>= 1;
+    c++;
+  }
+  return c;
+#endif
+}
+
+/* splitmix64: a tiny seeded generator; the state lives with the caller. */
+static inline uint64_t kn_rand(uint64_t *s) {
+  uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/* A uniform integer in [0, n) (n > 0), by multiply-shift. */
+static inline uint32_t kn_rand_below(uint64_t *s, uint32_t n) {
+  return (uint32_t)(((kn_rand(s) >> 32) * (uint64_t)n) >> 32);
+}
+
+/*
+** Moves with their narrow XOR masks. On boards of <= 64 squares 'mask'
+** plays the move (occ ^= mask); wide boards leave it 0 and use kn_make.
+** kn_gen_masks fills both for any phase and any width, returning the
+** count; moves come in kn_gen order for removals and wide boards.
+*/
+int kn_gen_masks(const kn_board *b, const kn_pos *p, kn_move *moves,
+                 uint64_t *masks);
+
+#endif

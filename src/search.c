@@ -1,0 +1,363 @@
+/*
+** search.c: iterative-deepening negamax with alpha-beta, principal
+** variation search, a transposition table, hash-move / killer / history
+** ordering and mate-distance scores. Any board size: narrow boards play
+** moves as one XOR on a word, wide boards through kn_make/kn_unmake.
+*/
+#include "search.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define INF 32000
+#define POLL 1024
+
+/* The per-call search context: everything mutable lives here. */
+typedef struct sctx {
+  const kn_board *b;
+  kn_pos pos;              /* the current position (made/unmade in place) */
+  kn_tt *tt;
+  const kn_search_opts *o;
+  int maxply;              /* plies of the move stack */
+  int cap;                 /* moves per ply in the stack */
+  kn_move *mv;             /* maxply * cap moves */
+  uint64_t *mk;            /* their narrow masks */
+  int *key;                /* their ordering keys */
+  kn_move (*killer)[2];    /* maxply */
+  int *hist;               /* [2][nsq * nsq] history counters */
+  uint64_t nodes, maxnodes, nextpoll;
+  double t0, deadline;     /* deadline <= 0: none */
+  int stop;
+  int pvlen[KN_PV_MAX + 1];
+  kn_move pv[KN_PV_MAX + 1][KN_PV_MAX];
+} sctx;
+
+void kn_search_opts_default(kn_search_opts *o) {
+  memset(o, 0, sizeof *o);
+  kn_weights_default(&o->weights);
+}
+
+/* Polls the limits every POLL nodes; sets s->stop. */
+static void poll_limits(sctx *s) {
+  s->nextpoll = s->nodes + POLL;
+  if (s->deadline > 0 && kn_clock() >= s->deadline) s->stop = KN_STOP_LIMIT;
+  if (s->o->lim.stop.fn && s->o->lim.stop.fn(s->o->lim.stop.ud))
+    s->stop = KN_STOP_USER;
+}
+
+static inline void make(sctx *s, kn_move m, uint64_t mask) {
+  if (s->b->narrow) {
+    s->pos.occ.w[0] ^= mask;
+    s->pos.stm ^= 1;
+  } else {
+    kn_make(s->b, &s->pos, m);
+  }
+}
+
+static inline void unmake(sctx *s, kn_move m, uint64_t mask) {
+  if (s->b->narrow) {
+    s->pos.occ.w[0] ^= mask;
+    s->pos.stm ^= 1;
+  } else {
+    kn_unmake(s->b, &s->pos, m);
+  }
+}
+
+static inline uint64_t pos_key(const sctx *s) {
+  return s->b->narrow ? s->pos.occ.w[0] : kn_pos_hash(s->b, &s->pos);
+}
+
+/* Mate scores are stored relative to the node, not the root. */
+static inline int to_tt(int v, int ply) {
+  return v >= KN_WIN_MIN ? v + ply : v <= -KN_WIN_MIN ? v - ply : v;
+}
+static inline int from_tt(int v, int ply) {
+  return v >= KN_WIN_MIN ? v - ply : v <= -KN_WIN_MIN ? v + ply : v;
+}
+
+/* The side to move's legal move count, phases included. */
+static int count_moves(const sctx *s) {
+  const kn_board *b = s->b;
+  if (b->narrow) {
+    uint64_t e = b->all.w[0] & ~s->pos.occ.w[0];
+    if (e & (e - 1)) return kn_count64(b, s->pos.occ.w[0], s->pos.stm);
+  }
+  return kn_count(b, &s->pos);
+}
+
+/* A horizon node: a loss when there is no move, else the evaluation
+** (built-in, or the caller's callback, clamped below the proven range). */
+static int leaf(sctx *s, int ply) {
+  int n = count_moves(s), v;
+  if (n == 0) return -(KN_WIN - ply);
+  if (s->o->eval.fn) {
+    if (s->o->eval.fn(s->o->eval.ud, s->b, &s->pos, &v)) {
+      s->stop = KN_STOP_ERROR;
+      return 0;
+    }
+  } else {
+    v = kn_eval(s->b, &s->pos, &s->o->weights, n);
+  }
+  if (v > KN_EVAL_MAX) v = KN_EVAL_MAX;
+  if (v < -KN_EVAL_MAX) v = -KN_EVAL_MAX;
+  return v;
+}
+
+static inline int hist_index(const sctx *s, kn_move m) {
+  return (s->pos.stm * s->b->nsq + KN_FROM(m)) * s->b->nsq + KN_TO(m);
+}
+
+/*
+** The negamax node: returns the value of the current position for its
+** side to move within ('alpha', 'beta') (fail-soft), searching 'depth'
+** more plies; 'ply' is the distance from the root. When s->stop is set
+** the value is meaningless and the caller must unwind.
+*/
+static int node(sctx *s, int depth, int alpha, int beta, int ply) {
+  int pvnode = beta - alpha > 1, n, i, best = -INF, oldalpha, hit;
+  kn_move hm = KN_NOMOVE, bestm = KN_NOMOVE, *mv;
+  uint64_t *mk, key;
+  int *k;
+  kn_tt_entry *e;
+
+  /* 1. Count the node and honour the limits. */
+  s->nodes++;
+  if (s->maxnodes && s->nodes >= s->maxnodes) s->stop = KN_STOP_LIMIT;
+  if (s->nodes >= s->nextpoll) poll_limits(s);
+  if (s->stop) return 0;
+  if (ply <= KN_PV_MAX) s->pvlen[ply] = 0;
+  if (depth <= 0 || ply >= s->maxply - 1) return leaf(s, ply);
+
+  /* 2. Mate distance pruning: nothing beats winning on the next ply. */
+  if (KN_WIN - (ply + 1) < beta) {
+    beta = KN_WIN - (ply + 1);
+    if (alpha >= beta) return beta;
+  }
+
+  /* 3. Transposition table: a cutoff, or at least a first move. */
+  key = pos_key(s);
+  e = kn_tt_probe(s->tt, key, s->pos.stm);
+  if (e) {
+    hm = e->move;
+    if (e->depth >= depth && !pvnode) {
+      int v = from_tt(e->score, ply), bd = e->flags & 3;
+      if (bd == KN_TT_EXACT || (bd == KN_TT_LOWER && v >= beta) ||
+          (bd == KN_TT_UPPER && v <= alpha))
+        return v;
+    }
+  }
+
+  /* 4. Moves; none means the side to move has lost. */
+  mv = s->mv + (size_t)ply * s->cap;
+  mk = s->mk + (size_t)ply * s->cap;
+  k = s->key + (size_t)ply * s->cap;
+  n = kn_gen_masks(s->b, &s->pos, mv, mk);
+  if (n == 0) return -(KN_WIN - ply);
+
+  /* 5. Ordering keys: hash move, killers, then history. */
+  hit = 0;
+  for (i = 0; i < n; i++) {
+    if (mv[i] == hm) {
+      k[i] = 1 << 30;
+      hit = 1;
+    } else if (mv[i] == s->killer[ply][0]) {
+      k[i] = (1 << 29) + 1;
+    } else if (mv[i] == s->killer[ply][1]) {
+      k[i] = 1 << 29;
+    } else {
+      k[i] = s->hist[hist_index(s, mv[i])];
+    }
+  }
+  (void)hit;
+
+  /* 6. PVS over the moves, best key first (selection: cutoffs come early). */
+  oldalpha = alpha;
+  for (i = 0; i < n; i++) {
+    int j, bj = i, v;
+    kn_move m;
+    uint64_t mask;
+    for (j = i + 1; j < n; j++)
+      if (k[j] > k[bj]) bj = j;
+    if (bj != i) {
+      kn_move tm = mv[i];
+      uint64_t tk = mk[i];
+      int tkey = k[i];
+      mv[i] = mv[bj], mk[i] = mk[bj], k[i] = k[bj];
+      mv[bj] = tm, mk[bj] = tk, k[bj] = tkey;
+    }
+    m = mv[i];
+    mask = mk[i];
+    make(s, m, mask);
+    if (i == 0) {
+      v = -node(s, depth - 1, -beta, -alpha, ply + 1);
+    } else {
+      v = -node(s, depth - 1, -alpha - 1, -alpha, ply + 1);
+      if (v > alpha && v < beta && !s->stop)
+        v = -node(s, depth - 1, -beta, -alpha, ply + 1);
+    }
+    unmake(s, m, mask);
+    if (s->stop) return 0;
+    if (v > best) {
+      best = v;
+      bestm = m;
+      if (v > alpha) {
+        alpha = v;
+        if (ply < KN_PV_MAX) {
+          int l = ply + 1 <= KN_PV_MAX ? s->pvlen[ply + 1] : 0;
+          if (l > KN_PV_MAX - 1) l = KN_PV_MAX - 1;
+          s->pv[ply][0] = m;
+          memcpy(&s->pv[ply][1], s->pv[ply + 1], (size_t)l * sizeof(kn_move));
+          s->pvlen[ply] = l + 1;
+        }
+        if (v >= beta) {
+          if (m != s->killer[ply][0]) {
+            s->killer[ply][1] = s->killer[ply][0];
+            s->killer[ply][0] = m;
+          }
+          s->hist[hist_index(s, m)] += depth * depth;
+          if (s->hist[hist_index(s, m)] > (1 << 26)) {
+            int t, tot = 2 * s->b->nsq * s->b->nsq;
+            for (t = 0; t < tot; t++) s->hist[t] /= 2;
+          }
+          break;
+        }
+      }
+    }
+  }
+
+  /* 7. Store the result with its bound. */
+  kn_tt_store(s->tt, key, s->pos.stm, bestm, to_tt(best, ply), depth,
+              best >= beta ? KN_TT_LOWER
+              : best > oldalpha ? KN_TT_EXACT
+                                : KN_TT_UPPER);
+  return best;
+}
+
+/* Fills the result's timing fields. */
+static void finish(sctx *s, kn_search_result *r) {
+  r->nodes = s->nodes;
+  r->time = kn_clock() - s->t0;
+}
+
+/*
+** The root: iterative deepening over the root moves, each iteration a
+** PVS over them in the order the previous iteration left (best first).
+** The answer is always the best move of the deepest finished iteration;
+** before any iteration finishes it is the first generated move.
+*/
+int kn_search(const kn_board *b, const kn_pos *root, kn_tt *tt,
+              const kn_search_opts *o, kn_search_result *r) {
+  sctx *s;
+  kn_move rm[KN_MAX_MOVES];
+  uint64_t rk[KN_MAX_MOVES];
+  int n, depth, maxdepth, pieces;
+  size_t stack;
+
+  memset(r, 0, sizeof *r);
+  r->move = KN_NOMOVE;
+  s = calloc(1, sizeof *s);
+  if (!s) return -1;
+  s->b = b;
+  s->pos = *root;
+  s->tt = tt;
+  s->o = o;
+  s->t0 = kn_clock();
+  s->nextpoll = POLL;
+  pieces = kn_bits_count(&root->occ);
+  s->maxply = pieces + 4;
+  s->cap = b->narrow ? 2 * b->nsq + 8 : KN_MAX_MOVES;
+  if (s->cap > KN_MAX_MOVES) s->cap = KN_MAX_MOVES;
+  stack = (size_t)s->maxply * (size_t)s->cap;
+  s->mv = malloc(stack * sizeof *s->mv);
+  s->mk = malloc(stack * sizeof *s->mk);
+  s->key = malloc(stack * sizeof *s->key);
+  s->killer = calloc((size_t)s->maxply, sizeof *s->killer);
+  s->hist = calloc((size_t)2 * b->nsq * b->nsq, sizeof *s->hist);
+  if (!s->mv || !s->mk || !s->key || !s->killer || !s->hist) {
+    free(s->mv), free(s->mk), free(s->key), free(s->killer), free(s->hist);
+    free(s);
+    return -1;
+  }
+  {
+    int p;
+    for (p = 0; p < s->maxply; p++) s->killer[p][0] = s->killer[p][1] = KN_NOMOVE;
+  }
+  s->maxnodes = o->lim.nodes;
+  maxdepth = o->lim.depth > 0 ? o->lim.depth : s->maxply - 2;
+  if (maxdepth > s->maxply - 2) maxdepth = s->maxply - 2;
+  if (o->lim.time > 0) s->deadline = s->t0 + o->lim.time;
+  else if (o->lim.depth <= 0 && o->lim.nodes == 0) s->deadline = s->t0 + 1.0;
+  kn_tt_age(tt);
+
+  n = kn_gen_masks(b, &s->pos, rm, rk);
+  if (n == 0) {
+    r->score = -KN_WIN;
+    finish(s, r);
+    goto done;
+  }
+  r->move = rm[0];
+  r->pv[0] = rm[0];
+  r->pvlen = 1;
+  if (s->o->lim.stop.fn && s->o->lim.stop.fn(s->o->lim.stop.ud)) {
+    r->stopped = KN_STOP_USER;
+    finish(s, r);
+    goto done;
+  }
+
+  s->nodes = 1; /* the root */
+  for (depth = 1; depth <= maxdepth; depth++) {
+    int i, alpha = -INF, beta = INF, best = 0, bi = -1;
+    for (i = 0; i < n; i++) {
+      int v;
+      make(s, rm[i], rk[i]);
+      if (i == 0) {
+        v = -node(s, depth - 1, -beta, -alpha, 1);
+      } else {
+        v = -node(s, depth - 1, -alpha - 1, -alpha, 1);
+        if (v > alpha && !s->stop) v = -node(s, depth - 1, -beta, -alpha, 1);
+      }
+      unmake(s, rm[i], rk[i]);
+      if (s->stop) break;
+      if (v > alpha) {
+        int l = s->pvlen[1];
+        if (l > KN_PV_MAX - 1) l = KN_PV_MAX - 1;
+        alpha = v;
+        best = v;
+        bi = i;
+        s->pv[0][0] = rm[i];
+        memcpy(&s->pv[0][1], s->pv[1], (size_t)l * sizeof(kn_move));
+        s->pvlen[0] = l + 1;
+      }
+    }
+    if (s->stop) break;
+    /* The iteration finished: publish it and put its best move first. */
+    {
+      kn_move tm = rm[bi];
+      uint64_t tk = rk[bi];
+      memmove(rm + 1, rm, (size_t)bi * sizeof *rm);
+      memmove(rk + 1, rk, (size_t)bi * sizeof *rk);
+      rm[0] = tm;
+      rk[0] = tk;
+    }
+    r->move = rm[0];
+    r->score = best;
+    r->depth = depth;
+    r->pvlen = s->pvlen[0];
+    memcpy(r->pv, s->pv[0], (size_t)r->pvlen * sizeof(kn_move));
+    finish(s, r);
+    kn_tt_store(tt, pos_key(s), s->pos.stm, rm[0], best, depth, KN_TT_EXACT);
+    if (o->info && o->info(o->info_ud, r)) {
+      s->stop = KN_STOP_ERROR;
+      break;
+    }
+    /* A proof within the horizon, or a horizon past the end, is final. */
+    if (kn_score_proven(best) && kn_score_plies(best) <= depth) break;
+    if (depth >= pieces + 2) break;
+  }
+  r->stopped = s->stop;
+  finish(s, r);
+done:
+  free(s->mv), free(s->mk), free(s->key), free(s->killer), free(s->hist);
+  free(s);
+  return 0;
+}

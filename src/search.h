@@ -1,0 +1,74 @@
+/*
+** search.h: iterative-deepening alpha-beta (PVS) with a transposition
+** table, for any board. Plain C11, no globals: all state lives in a
+** context allocated per call.
+*/
+#ifndef KN_SEARCH_H
+#define KN_SEARCH_H
+
+#include "engine.h"
+#include "eval.h"
+#include "tt.h"
+
+/*
+** The score scale (side to move's point of view):
+**   |score| <  KN_WIN_MIN   heuristic; 100 = one legal move of mobility
+**   score  =  KN_WIN - n    proven win: the opponent is out of moves
+**                           after n plies (n odd)
+**   score  = -(KN_WIN - n)  proven loss in n plies (n even; 0: no move)
+*/
+#define KN_WIN 30000
+#define KN_WIN_MIN (KN_WIN - 1000)
+#define KN_EVAL_MAX (KN_WIN_MIN - 1)
+#define KN_PV_MAX 64
+
+/* An evaluation callback (e.g. a Lua function): returns 0 and sets
+** '*score' (side to move's view), or nonzero to abort the search. */
+typedef struct kn_evalfn {
+  int (*fn)(void *ud, const kn_board *b, const kn_pos *p, int *score);
+  void *ud;
+} kn_evalfn;
+
+typedef struct kn_search_result {
+  kn_move move;            /* KN_NOMOVE only when there is no legal move */
+  int score;               /* of the deepest finished iteration */
+  int depth;               /* deepest finished iteration (0: none) */
+  uint64_t nodes;
+  double time;             /* seconds */
+  int stopped;             /* KN_DONE, KN_STOP_LIMIT, ... (engine.h) */
+  int pvlen;
+  kn_move pv[KN_PV_MAX];
+} kn_search_result;
+
+/* Called after each finished iteration; nonzero aborts (KN_STOP_ERROR). */
+typedef int (*kn_info_fn)(void *ud, const kn_search_result *r);
+
+typedef struct kn_search_opts {
+  kn_limits lim;           /* all zero: 1 second */
+  kn_weights weights;      /* the built-in evaluation's weights */
+  kn_evalfn eval;          /* fn NULL: the built-in evaluation */
+  kn_info_fn info;         /* may be NULL */
+  void *info_ud;
+} kn_search_opts;
+
+void kn_search_opts_default(kn_search_opts *o);
+
+/*
+** Searches 'root' under the options 'o' using the table 'tt' (kept
+** between calls by the caller if it wants; aged here). Fills 'r'.
+** Returns 0, or -1 when out of memory. An evaluation or info callback
+** failure sets r->stopped = KN_STOP_ERROR; the result is then partial.
+** Deterministic for a given table state when no time limit applies.
+*/
+int kn_search(const kn_board *b, const kn_pos *root, kn_tt *tt,
+              const kn_search_opts *o, kn_search_result *r);
+
+/* True when 'score' is a proven win or loss; the plies to the end. */
+static inline int kn_score_proven(int score) {
+  return score >= KN_WIN_MIN || score <= -KN_WIN_MIN;
+}
+static inline int kn_score_plies(int score) {
+  return score > 0 ? KN_WIN - score : KN_WIN + score;
+}
+
+#endif
