@@ -540,7 +540,8 @@ static void report_repl(lua_State *L) {
     msg = "(error object is not a string)";
   tb = strstr(msg, "\nstack traceback:");
   if (tb != NULL && strstr(msg, "interrupted!") != NULL && strstr(msg, "interrupted!") < tb) {
-    fprintf(stderr, "%.*s\n", (int)(tb - msg), msg);
+    /* after the terminal's echo of ^C, start a new line */
+    fprintf(stderr, "%s%.*s\n", isatty(STDERR_FILENO) ? "\n" : "", (int)(tb - msg), msg);
   } else if (tb != NULL) {
     const char *p = msg;
     int frames = 0;
@@ -549,7 +550,7 @@ static void report_repl(lua_State *L) {
     while (*p) {
       const char *e = strchr(p, '\n');
       size_t len = e ? (size_t)(e - p) : strlen(p);
-      int skip = (len >= 11 && strncmp(p, "\t[C]: in ?", 10) == 0);
+      int skip = (len == 10 && strncmp(p, "\t[C]: in ?", 10) == 0);
       if (!skip && frames < 12) {
         fprintf(stderr, "%.*s\n", (int)len, p);
         frames++;
@@ -708,41 +709,60 @@ static void on_line(char *line) {
 */
 static int read_tty_line(const char *prompt, char **out) {
   int fd = fileno(rl_instream ? rl_instream : stdin);
+  FILE *echo = rl_outstream ? rl_outstream : stdout;
+  sigset_t block, orig;
+  int result = -2;
+  /* SIGINT and SIGWINCH are only delivered inside pselect, so a flag set
+     by them is always seen before the next key is read. */
+  sigemptyset(&block);
+  sigaddset(&block, SIGINT);
+  sigaddset(&block, SIGWINCH);
+  sigprocmask(SIG_BLOCK, &block, &orig);
   line_done = 0;
   line_got = NULL;
   interrupted = 0;
   rl_callback_handler_install(prompt, on_line);
-  while (!line_done) {
+  while (result == -2) {
     fd_set fds;
     int r;
+    if (line_done) {
+      result = line_got != NULL;
+      break;
+    }
+    if (resized) {
+      resized = 0;
+      rl_resize_terminal();
+    }
+    if (interrupted) {  /* Ctrl-C: forget the line, show a fresh prompt */
+      interrupted = 0;
+      rl_point = rl_end;  /* leave the cancelled text on screen, then "^C" */
+      rl_redisplay();
+      fputs("^C", echo);
+      fflush(echo);
+      rl_free_line_state();
+      rl_callback_sigcleanup();
+      rl_cleanup_after_signal();
+      rl_callback_handler_remove();
+      fputs("\n", echo);
+      fflush(echo);
+      result = -1;
+      break;
+    }
     FD_ZERO(&fds);
     FD_SET(fd, &fds);
-    r = select(fd + 1, &fds, NULL, NULL, NULL);
+    r = pselect(fd + 1, &fds, NULL, NULL, NULL, &orig);
     if (r < 0) {
       if (errno != EINTR) {
         rl_callback_handler_remove();
-        return 0;
-      }
-      if (resized) {
-        resized = 0;
-        rl_resize_terminal();
-      }
-      if (interrupted) {
-        interrupted = 0;
-        rl_free_line_state();
-        rl_callback_sigcleanup();
-        rl_replace_line("", 0);
-        rl_callback_handler_remove();
-        fputs("^C\n", rl_outstream ? rl_outstream : stdout);
-        fflush(rl_outstream ? rl_outstream : stdout);
-        return -1;
+        result = 0;
       }
       continue;
     }
     rl_callback_read_char();
   }
+  sigprocmask(SIG_SETMASK, &orig, NULL);
   *out = line_got;
-  return line_got != NULL;
+  return result;
 }
 
 /* History file: KONANE_HISTORY (empty disables it) or ~/.konane_history. */

@@ -35,7 +35,7 @@ end
 
 local function need_konane()
   local k = load_konane()
-  if not k then error("the konane module could not be loaded: " .. tostring(konane_error), 3) end
+  if not k then fail("the konane module could not be loaded: " .. tostring(konane_error)) end
   return k
 end
 
@@ -44,6 +44,14 @@ local function now()
   if k and k.core and k.core.clock then return k.core.clock() end
   return os.clock()
 end
+
+-- An error the REPL shows as its message alone (the host adds no traceback to an error object
+-- with __tostring): for mistakes of the user such as an illegal move.
+local PLAIN_ERROR = { __tostring = function(e) return e.message end }
+local function fail(msg)
+  error(setmetatable({ message = msg }, PLAIN_ERROR), 0)
+end
+M.fail = fail
 
 local function write(...)
   io.write(...)
@@ -148,7 +156,7 @@ function M.draw(game, o)
   local header = "    " .. table.concat(files, " ")
   local out = { paint("dim", header, color) }
   for r = rows - 1, 0, -1 do
-    local line = { paint("dim", string.format("%3d ", r + 1), color) }
+    local line = { paint("dim", string.format("%3d", r + 1), color) }
     for f = 0, cols - 1 do
       local sq = square_name(f, r)
       local who = game:at(sq)
@@ -411,7 +419,7 @@ end
 local function game()
   local g = rawget(_G, "g")
   if not is_game(g) then
-    error("no game: type new() to start one (the current game is the global g)", 3)
+    fail("no game: type new() to start one (the current game is the global g)")
   end
   return g
 end
@@ -462,7 +470,7 @@ end
 
 local function search(g, limits)
   if not g.search then
-    error("the engine's search (g:search) is not in this build", 3)
+    fail("the engine's search (g:search) is not in this build")
   end
   return g:search(limits)
 end
@@ -499,11 +507,11 @@ local function bot_move(bot, g)
   local move = bot:choose(clone, { time = M.think_time * 4, ply = g:ply() })
   local spent = now() - t0
   if type(move) ~= "string" then
-    error(string.format("bot '%s' answered %s instead of a move", tostring(bot.name), tostring(move)), 0)
+    fail(string.format("bot '%s' answered %s instead of a move", tostring(bot.name), tostring(move)))
   end
   local ok, canon = pcall(g.play, g, move)
   if not ok then
-    error(string.format("bot '%s' answered an illegal move: %s", tostring(bot.name), tostring(canon)), 0)
+    fail(string.format("bot '%s' answered an illegal move: %s", tostring(bot.name), tostring(canon)))
   end
   return canon, spent
 end
@@ -543,10 +551,10 @@ end
 local function play_and_show(move)
   local g = game()
   if g:over() then
-    error(string.format("illegal move '%s': the game is over (%s)", tostring(move), result_line(g)), 0)
+    fail(string.format("illegal move '%s': the game is over (%s)", tostring(move), result_line(g)))
   end
   local ok, err = pcall(g.play, g, move)
-  if not ok then error(err, 0) end
+  if not ok then fail(tostring(err)) end
   opponent_replies(g)
   print_board(g)
   if g:over() then print(paint("bold", result_line(g))) end
@@ -820,7 +828,7 @@ Searches to the end of the game (no time limit by default; solve(10) gives up af
 seconds). Ctrl-C stops it. Boards up to about 6x6 solve quickly; 8x8 from the start does not.]],
   function(seconds)
     local g = game()
-    if not g.solve then error("the solver (g:solve) is not in this build", 2) end
+    if not g.solve then fail("the solver (g:solve) is not in this build") end
     if g:over() then print(result_line(g)) return end
     if opts.tty then write(paint("dim", "solving (Ctrl-C stops)...")) end
     local ok, r = pcall(g.solve, g, { time = seconds })
@@ -932,9 +940,9 @@ local function banner()
   lines[#lines + 1] = paint("bold", string.format("konane %s", k and tostring(k.VERSION) or "?")) ..
     string.format(" (%s), Hawaiian checkers.", _VERSION)
   if k then
-    lines[#lines + 1] = "Play the engine: type vs() then your moves (d5 to start), e.g."
-    lines[#lines + 1] = "  > vs()        > d5        > f5-d5 ..."
-    lines[#lines + 1] = "help() lists the commands; any Lua works (the game is g: g:moves()). Ctrl-D quits."
+    lines[#lines + 1] = "To play the engine, type vs() and then your moves: d5 first, then jumps such as"
+    lines[#lines + 1] = "b5-d5 (moves() lists them). help() lists the commands; any Lua works, the game is g."
+    lines[#lines + 1] = "Tab completes, Ctrl-C stops a search, Ctrl-D quits."
   else
     lines[#lines + 1] = "The konane module did not load: " .. tostring(konane_error)
   end

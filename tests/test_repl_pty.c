@@ -1,0 +1,444 @@
+/*
+** test_repl_pty.c: end-to-end tests of the `konane` REPL through a real
+** pseudo-terminal (forkpty), as a user at a terminal would drive it: typed
+** moves, Tab completion, the history file, Ctrl-C, errors, piped input.
+** The host is $KONANE_BUILD/konane (default build/konane), run from the
+** checkout root.
+*/
+
+#define _GNU_SOURCE
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pty.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#define OUT_MAX (1 << 20)
+#define TIMEOUT_MS 10000
+
+/* One running REPL: the pty master, the child and all it printed so far. */
+typedef struct Session {
+  int fd;
+  pid_t pid;
+  char raw[OUT_MAX];  /* everything the REPL wrote */
+  char out[OUT_MAX];  /* the same without escape sequences and '\r' */
+  size_t rawlen;
+  size_t len;         /* bytes in out */
+  size_t mark;        /* expect() searches out from here */
+  int esc;            /* escape sequence state: 0 text, 1 after ESC, 2 in CSI */
+} Session;
+
+static char host_path[512];
+static char tmp_dir[256];
+static char hist_path[300];
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/*
+** Start the host on a new 100x40 pty with a clean environment: TERM=xterm,
+** HOME and KONANE_HISTORY in the test's temporary directory, INPUTRC empty,
+** NO_COLOR unless 'color'. 'args' (NULL-terminated, may be NULL) follow.
+*/
+static Session *spawn(int color, const char *const *args) {
+  Session *s = calloc(1, sizeof *s);
+  struct winsize ws = {40, 100, 0, 0};
+  assert_non_null(s);
+  s->pid = forkpty(&s->fd, NULL, NULL, &ws);
+  assert_true(s->pid >= 0);
+  if (s->pid == 0) {
+    const char *argv[16];
+    int n = 0;
+    char home[300], hist[320];
+    char *env[8];
+    int e = 0;
+    snprintf(home, sizeof home, "HOME=%s", tmp_dir);
+    snprintf(hist, sizeof hist, "KONANE_HISTORY=%s", hist_path);
+    env[e++] = (char *)"TERM=xterm";
+    env[e++] = home;
+    env[e++] = hist;
+    env[e++] = (char *)"INPUTRC=/dev/null";
+    env[e++] = (char *)"PATH=/usr/bin:/bin";
+    if (!color)
+      env[e++] = (char *)"NO_COLOR=1";
+    env[e] = NULL;
+    argv[n++] = host_path;
+    while (args && *args && n < 15)
+      argv[n++] = *args++;
+    argv[n] = NULL;
+    execve(host_path, (char *const *)argv, env);
+    perror("execve");
+    _exit(127);
+  }
+  return s;
+}
+
+/* Read what is available within 'ms' milliseconds; 0 at end of output. */
+static int pump(Session *s, int ms) {
+  struct pollfd p = {s->fd, POLLIN, 0};
+  int r = poll(&p, 1, ms);
+  if (r > 0) {
+    char buf[4096];
+    ssize_t i, n = read(s->fd, buf, sizeof buf);
+    if (n <= 0)
+      return 0;
+    if (s->rawlen + (size_t)n + 1 >= OUT_MAX)
+      s->rawlen = s->len = s->mark = 0;  /* never happens in these tests; stay safe */
+    memcpy(s->raw + s->rawlen, buf, (size_t)n);
+    s->rawlen += (size_t)n;
+    s->raw[s->rawlen] = '\0';
+    for (i = 0; i < n; i++) {
+      unsigned char c = (unsigned char)buf[i];
+      if (s->esc == 1)
+        s->esc = (c == '[') ? 2 : 0;
+      else if (s->esc == 2) {
+        if (c >= 0x40 && c <= 0x7e)
+          s->esc = 0;
+      } else if (c == 033)
+        s->esc = 1;
+      else if (c != '\r')
+        s->out[s->len++] = (char)c;
+    }
+    s->out[s->len] = '\0';
+  }
+  return 1;
+}
+
+/* Wait until 'text' appears after the mark; move the mark past it. */
+static int expect(Session *s, const char *text) {
+  double end = now_ms() + TIMEOUT_MS;
+  for (;;) {
+    char *hit = strstr(s->out + s->mark, text);
+    if (hit != NULL) {
+      s->mark = (size_t)(hit - s->out) + strlen(text);
+      return 1;
+    }
+    if (now_ms() > end || !pump(s, 50)) {
+      hit = strstr(s->out + s->mark, text);
+      if (hit != NULL) {
+        s->mark = (size_t)(hit - s->out) + strlen(text);
+        return 1;
+      }
+      fprintf(stderr, "expected \"%s\"; the REPL printed:\n%s\n[mark at %zu]\n", text,
+              s->out, s->mark);
+      return 0;
+    }
+  }
+}
+
+/* Is 'text' absent from everything printed since the mark (after a pause)? */
+static int absent_for(Session *s, const char *text, int ms) {
+  double end = now_ms() + ms;
+  while (now_ms() < end)
+    if (!pump(s, 20))
+      break;
+  return strstr(s->out + s->mark, text) == NULL;
+}
+
+static void send(Session *s, const char *text) {
+  size_t n = strlen(text);
+  while (n > 0) {
+    ssize_t w = write(s->fd, text, n);
+    if (w < 0 && errno == EINTR)
+      continue;
+    assert_true(w > 0);
+    text += w;
+    n -= (size_t)w;
+  }
+}
+
+/* Ctrl-D, then wait for the exit; returns the exit status. */
+static int finish(Session *s) {
+  int status = 0;
+  double end = now_ms() + TIMEOUT_MS;
+  send(s, "\004");
+  for (;;) {
+    pid_t r = waitpid(s->pid, &status, WNOHANG);
+    if (r == s->pid)
+      break;
+    if (now_ms() > end) {
+      kill(s->pid, SIGKILL);
+      waitpid(s->pid, &status, 0);
+      break;
+    }
+    pump(s, 20);
+  }
+  close(s->fd);
+  free(s);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static int setup(void **state) {
+  const char *b = getenv("KONANE_BUILD");
+  (void)state;
+  snprintf(host_path, sizeof host_path, "%s/konane", b && *b ? b : "build");
+  snprintf(tmp_dir, sizeof tmp_dir, "/tmp/konane-pty-XXXXXX");
+  if (mkdtemp(tmp_dir) == NULL)
+    return -1;
+  snprintf(hist_path, sizeof hist_path, "%s/history", tmp_dir);
+  return access(host_path, X_OK);
+}
+
+static int teardown(void **state) {
+  (void)state;
+  unlink(hist_path);
+  rmdir(tmp_dir);
+  return 0;
+}
+
+static void banner_guides_to_a_game_and_the_prompt_appears(void **state) {
+  Session *s = spawn(0, NULL);
+  (void)state;
+  assert_true(expect(s, "vs()"));
+  assert_true(expect(s, "help()"));
+  assert_true(expect(s, "> "));
+  assert_int_equal(finish(s), 0);
+}
+
+static void typed_move_shows_the_new_board(void **state) {
+  Session *s = spawn(0, NULL);
+  (void)state;
+  assert_true(expect(s, "> "));
+  send(s, "d5\r");
+  assert_true(expect(s, "  5 o x o . o x o x 5"));
+  assert_true(expect(s, "White (o) to move"));
+  assert_true(expect(s, "last d5 (Black)"));
+  send(s, "e5\r");
+  assert_true(expect(s, "  5 o x o . . x o x 5"));
+  send(s, "b5-d5\r");
+  assert_true(expect(s, "  5 o . . x . x o x 5"));
+  assert_true(expect(s, "last b5-d5 (Black)"));
+  send(s, "e5-e9\r");
+  assert_true(expect(s, "illegal move 'e5-e9'"));
+  send(s, "print(#g:history())\r");
+  assert_true(expect(s, "\n3\n"));
+  assert_int_equal(finish(s), 0);
+}
+
+static void tab_completes_methods_through_index(void **state) {
+  Session *s = spawn(0, NULL);
+  (void)state;
+  assert_true(expect(s, "> "));
+  send(s, "g:mov\t");
+  assert_true(expect(s, "g:moves("));
+  send(s, ")\r");
+  assert_true(expect(s, "{\"h1\", \"e4\", \"d5\", \"a8\"}"));
+  /* an ambiguous prefix lists the candidates on a second Tab */
+  send(s, "g:mo\t\t");
+  assert_true(expect(s, "g:mobility("));
+  send(s, "\025");  /* Ctrl-U: clear the line */
+  send(s, "konane.ne\t");
+  assert_true(expect(s, "konane.new("));
+  send(s, "\025");
+  send(s, "hel\t");
+  assert_true(expect(s, "help("));
+  send(s, "\025print('done')\r");
+  assert_true(expect(s, "\ndone\n"));
+  assert_int_equal(finish(s), 0);
+}
+
+static void history_survives_a_restart(void **state) {
+  Session *s;
+  (void)state;
+  unlink(hist_path);
+  s = spawn(0, NULL);
+  assert_true(expect(s, "> "));
+  send(s, "marker_value = 20261129\r");
+  assert_true(expect(s, "> "));
+  assert_int_equal(finish(s), 0);
+  s = spawn(0, NULL);
+  assert_true(expect(s, "> "));
+  send(s, "\033[A");  /* Up: the previous session's line comes back */
+  assert_true(expect(s, "marker_value = 20261129"));
+  send(s, "\r");
+  assert_true(expect(s, "> "));
+  send(s, "print(marker_value + 1)\r");
+  assert_true(expect(s, "20261130"));
+  assert_int_equal(finish(s), 0);
+}
+
+static void ctrl_c_stops_a_long_computation_and_keeps_the_game(void **state) {
+  Session *s = spawn(0, NULL);
+  (void)state;
+  assert_true(expect(s, "> "));
+  send(s, "d5\r");
+  assert_true(expect(s, "> "));
+  send(s, "before = g:fen()\r");
+  assert_true(expect(s, "> "));
+  /* a perft far too deep to finish */
+  send(s, "print('counting') perft(40)\r");
+  assert_true(expect(s, "\ncounting\n"));
+  assert_true(absent_for(s, "> ", 300));
+  send(s, "\003");
+  assert_true(expect(s, "interrupted!"));
+  assert_true(expect(s, "> "));
+  send(s, "print(g:fen() == before, g:ply())\r");
+  assert_true(expect(s, "true\t1"));
+  /* the engine's search, when this build has it */
+  send(s, "if g.search then analyze() else print('analyzing') while true do end end\r");
+  assert_true(expect(s, "\nanaly"));
+  assert_true(absent_for(s, "> ", 300));
+  send(s, "\003");
+  assert_true(expect(s, "> "));
+  send(s, "print(g:fen() == before, g:ply())\r");
+  assert_true(expect(s, "true\t1"));
+  /* a plain Lua loop */
+  assert_true(expect(s, "> "));
+  send(s, "while true do end\r");
+  assert_true(absent_for(s, "> ", 200));
+  send(s, "\003");
+  assert_true(expect(s, "interrupted!"));
+  send(s, "print('alive')\r");
+  assert_true(expect(s, "\nalive\n"));
+  assert_int_equal(finish(s), 0);
+}
+
+static void ctrl_c_at_the_prompt_cancels_the_line(void **state) {
+  Session *s = spawn(0, NULL);
+  (void)state;
+  assert_true(expect(s, "> "));
+  send(s, "print('never')");
+  send(s, "\003");
+  assert_true(expect(s, "^C"));
+  send(s, "for i = 1, 2 do\r");
+  assert_true(expect(s, ">> "));
+  send(s, "\003");
+  assert_true(expect(s, "^C\n"));
+  send(s, "print('fresh')\r");
+  assert_true(expect(s, "\nfresh\n"));
+  assert_true(strstr(s->out, "\nnever") == NULL);
+  assert_int_equal(finish(s), 0);
+}
+
+static void syntax_error_is_reported_and_the_next_command_works(void **state) {
+  Session *s = spawn(0, NULL);
+  (void)state;
+  assert_true(expect(s, "> "));
+  send(s, "x = = 1\r");
+  assert_true(expect(s, "unexpected symbol near '='"));
+  send(s, "print(40 + 2)\r");
+  assert_true(expect(s, "\n42\n"));
+  send(s, "error('boom')\r");
+  assert_true(expect(s, "boom"));
+  assert_true(expect(s, "stack traceback:"));
+  send(s, "for i = 1, 3 do\r");
+  assert_true(expect(s, ">> "));
+  send(s, "io.write(i * 10, ' ')\r");
+  assert_true(expect(s, ">> "));
+  send(s, "end\r");
+  assert_true(expect(s, "10 20 30"));
+  send(s, "1 + 1\r");
+  assert_true(expect(s, "\n2\n"));
+  assert_int_equal(finish(s), 0);
+}
+
+static void colour_on_a_terminal_unless_no_color(void **state) {
+  Session *s = spawn(1, NULL);
+  (void)state;
+  assert_true(expect(s, "> "));
+  send(s, "board()\r");
+  assert_true(expect(s, "  1 o x o x o x o x 1"));
+  assert_non_null(strstr(s->raw, "\033[1;31mx\033[0m"));
+  assert_int_equal(finish(s), 0);
+  s = spawn(0, NULL);
+  assert_true(expect(s, "> "));
+  send(s, "board()\r");
+  assert_true(expect(s, "  1 o x o x o x o x 1"));
+  assert_true(strstr(s->raw, "\033[1;31m") == NULL);
+  assert_int_equal(finish(s), 0);
+}
+
+static void playing_a_bot_it_answers_typed_moves(void **state) {
+  Session *s = spawn(0, NULL);
+  (void)state;
+  assert_true(expect(s, "> "));
+  send(s, "vs('random:seed=1')\r");
+  assert_true(expect(s, "You play Black"));
+  send(s, "e4\r");
+  assert_true(expect(s, "(White) plays"));
+  assert_true(expect(s, "Black (x) to move"));
+  assert_int_equal(finish(s), 0);
+}
+
+/* Run 'cmd' with /bin/sh, feeding 'input'; return its output (static). */
+static const char *run_piped(const char *cmd, const char *input, int *rc) {
+  static char out[65536];
+  char path[400], full[1200];
+  FILE *f;
+  size_t n;
+  snprintf(path, sizeof path, "%s/input", tmp_dir);
+  f = fopen(path, "w");
+  assert_non_null(f);
+  fputs(input, f);
+  fclose(f);
+  snprintf(full, sizeof full, "NO_COLOR= KONANE_HISTORY=%s %s < %s 2>&1", hist_path, cmd, path);
+  f = popen(full, "r");
+  assert_non_null(f);
+  n = fread(out, 1, sizeof out - 1, f);
+  out[n] = '\0';
+  *rc = pclose(f);
+  unlink(path);
+  return out;
+}
+
+static void piped_input_runs_without_prompts(void **state) {
+  int rc;
+  const char *out;
+  char cmd[600];
+  (void)state;
+  snprintf(cmd, sizeof cmd, "%s", host_path);
+  out = run_piped(cmd, "local x = 6\nprint(x * 7)\n", &rc);
+  assert_string_equal(out, "42\n");
+  assert_int_equal(rc, 0);
+  /* not a Lua chunk: read line by line as REPL input, still no prompt */
+  out = run_piped(cmd, "d5\nprint(g:ply())\n1 + 2\n", &rc);
+  assert_non_null(strstr(out, "  5 o x o . o x o x 5"));
+  assert_non_null(strstr(out, "\n1\n3\n"));
+  assert_null(strstr(out, "> "));
+  assert_null(strstr(out, "\033["));
+  assert_int_equal(rc, 0);
+  /* an error in a piped script: message, traceback, non-zero status */
+  out = run_piped(cmd, "print('a')\nerror('bad thing')\n", &rc);
+  assert_non_null(strstr(out, "bad thing"));
+  assert_non_null(strstr(out, "stack traceback"));
+  assert_true(rc != 0);
+  /* -i with piped input: the REPL without prompts */
+  snprintf(cmd, sizeof cmd, "%s -i", host_path);
+  out = run_piped(cmd, "x = 5\nx * 2\n", &rc);
+  assert_string_equal(out, "10\n");
+  assert_int_equal(rc, 0);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(banner_guides_to_a_game_and_the_prompt_appears),
+      cmocka_unit_test(typed_move_shows_the_new_board),
+      cmocka_unit_test(tab_completes_methods_through_index),
+      cmocka_unit_test(history_survives_a_restart),
+      cmocka_unit_test(ctrl_c_stops_a_long_computation_and_keeps_the_game),
+      cmocka_unit_test(ctrl_c_at_the_prompt_cancels_the_line),
+      cmocka_unit_test(syntax_error_is_reported_and_the_next_command_works),
+      cmocka_unit_test(colour_on_a_terminal_unless_no_color),
+      cmocka_unit_test(playing_a_bot_it_answers_typed_moves),
+      cmocka_unit_test(piped_input_runs_without_prompts),
+  };
+  return cmocka_run_group_tests_name("repl through a pty", tests, setup, teardown);
+}
