@@ -539,9 +539,9 @@ static void report_repl(lua_State *L) {
   if (msg == NULL)
     msg = "(error object is not a string)";
   tb = strstr(msg, "\nstack traceback:");
-  if (tb != NULL && strstr(msg, "interrupted!") != NULL && strstr(msg, "interrupted!") < tb) {
-    /* after the terminal's echo of ^C, start a new line */
-    fprintf(stderr, "%s%.*s\n", isatty(STDERR_FILENO) ? "\n" : "", (int)(tb - msg), msg);
+  if (tb != NULL && tb - msg >= 12 && strncmp(tb - 12, "interrupted!", 12) == 0) {
+    /* Ctrl-C: no position, no traceback; after the echo of ^C, a new line */
+    fprintf(stderr, "%sinterrupted!\n", isatty(STDERR_FILENO) ? "\n" : "");
   } else if (tb != NULL) {
     const char *p = msg;
     int frames = 0;
@@ -563,6 +563,22 @@ static void report_repl(lua_State *L) {
     fprintf(stderr, "%s\n", msg);
   fflush(stderr);
   lua_pop(L, 1);
+}
+
+/* Tell the REPL module the terminal width (it may change between lines). */
+static void publish_width(lua_State *L) {
+  int rows = 0, cols = 0;
+  if (repl_ref == LUA_NOREF)
+    return;
+  rl_get_screen_size(&rows, &cols);
+  if (cols <= 0)
+    return;
+  lua_rawgeti(L, LUA_REGISTRYINDEX, repl_ref);
+  if (lua_getfield(L, -1, "opts") == LUA_TTABLE) {
+    lua_pushinteger(L, cols);
+    lua_setfield(L, -2, "width");
+  }
+  lua_pop(L, 2);
 }
 
 /* Show the values a command returned, through repl.show or print. */
@@ -896,6 +912,7 @@ static int doREPL(lua_State *L, int tty) {
         fputc('\n', stdout);
         break;
       }
+      publish_width(L);
       if (line[0] != '\0' && strspn(line, " \t") != strlen(line)) {
         HIST_ENTRY *last = history_length > 0 ? history_get(history_base + history_length - 1) : NULL;
         if (last == NULL || strcmp(last->line, line) != 0) {

@@ -11,12 +11,14 @@
 local M = {}
 
 -- Settings the host passes to start(): tty (stdin and stdout are a terminal), color.
-local opts = { tty = false, color = false }
+local opts = { tty = false, color = false, width = 80 }
 M.opts = opts
 
 -- Engine time per move (seconds) for go(), hint() and the default opponent of vs().
 M.think_time = 1.0
 M.default_bot = "alphabeta"
+-- The time per move the clock gives a bot in vs() (built-in bots use at most 70% of it).
+M.bot_clock = 60
 
 local konane            -- the konane module, loaded by start() (nil when it failed to load)
 local konane_error      -- why it failed
@@ -442,6 +444,13 @@ local function format_count(n)
   return tostring(math.tointeger(n) or n)
 end
 
+-- "b5-d5  score -100, depth 12, 1.21M nodes, 0.50 s" and the principal variation on a second line
+local function result_text(r)
+  local pv = type(r.pv) == "table" and #r.pv > 0 and ("\n  line: " .. table.concat(r.pv, " ")) or ""
+  return string.format("%s  (score %s, depth %s, %s nodes, %.2f s)%s", paint("bold", tostring(r.move)),
+    format_score(r.score), tostring(r.depth or "?"), format_count(r.nodes), tonumber(r.time) or 0, pv)
+end
+
 local function info_line(t)
   local pv = type(t.pv) == "table" and table.concat(t.pv, " ") or (t.move or "")
   return string.format("depth %2s  score %6s  nodes %7s  %6.2f s  pv %s", tostring(t.depth or "?"),
@@ -456,11 +465,12 @@ local function progress(mode)
   local shown = false
   local function cb(t)
     if type(t) ~= "table" then return end
+    local s = info_line(t)
+    local width = (tonumber(opts.width) or 80) - 3
+    if #s > width then s = s:sub(1, width - 3) .. "..." end
     if mode == "lines" then
-      write(info_line(t), "\n")
+      write(s, "\n")
     else
-      local s = info_line(t)
-      if #s > 78 then s = s:sub(1, 75) .. "..." end
       write("\r\27[K", paint("dim", s))
       shown = true
     end
@@ -504,7 +514,8 @@ end
 local function bot_move(bot, g)
   local t0 = now()
   local clone = g:clone()
-  local move = bot:choose(clone, { time = M.think_time * 4, ply = g:ply() })
+  -- A generous clock: a bot keeps its own time setting (1 s by default for the built-ins).
+  local move = bot:choose(clone, { time = M.bot_clock, ply = g:ply() })
   local spent = now() - t0
   if type(move) ~= "string" then
     fail(string.format("bot '%s' answered %s instead of a move", tostring(bot.name), tostring(move)))
@@ -534,7 +545,7 @@ local function opponent_replies(g)
     local ok, move, spent = pcall(bot_move, bot, g)
     if opts.tty then write("\r\27[K") end
     if not ok then
-      opponent = nil
+      if not tostring(move):find("interrupted!", 1, true) then opponent = nil end
       error(move, 0)
     end
     print(string.format("%s (%s) plays %s  (%.2f s)", bot.name or "bot", side_name(opponent.side), move, spent))
@@ -557,7 +568,6 @@ local function play_and_show(move)
   if not ok then fail(tostring(err)) end
   opponent_replies(g)
   print_board(g)
-  if g:over() then print(paint("bold", result_line(g))) end
 end
 
 -- Parse the arguments of new(): (rows, cols, variant), ("6x6"), ("free"), (fen), {table}.
@@ -695,7 +705,7 @@ principal variation, without playing it. Ctrl-C stops the search early.]],
     local ok, r = pcall(search, g, { time = seconds or M.think_time, info = cb })
     done()
     if not ok then error(r, 0) end
-    print(string.format("hint: %s  (%s)", tostring(r.move), info_line(r)))
+    print("hint: " .. result_text(r))
   end)
 
 command("analyze", "analyze(seconds)", "search with live progress: depth, score, best line", [[
@@ -705,23 +715,12 @@ Interrupting keeps the best line found so far. The game is not changed.]],
   function(seconds)
     local g = game()
     if g:over() then print(result_line(g)) return end
-    local last
-    local cb = progress("lines")
-    local function info(t)
-      last = t
-      if cb then cb(t) end
-    end
+    local info = progress("lines")
     local limits = { time = seconds or 1e9, info = info }
     if opts.tty and not seconds then print(paint("dim", "analysing until Ctrl-C...")) end
-    local ok, r = pcall(search, g, limits)
-    if not ok then
-      if tostring(r):find("interrupted!", 1, true) and last then
-        print(string.format("stopped: best %s  (%s)", tostring(last.pv and last.pv[1] or last.move), info_line(last)))
-        return
-      end
-      error(r, 0)
-    end
-    print(string.format("best: %s  (%s)", tostring(r.move), info_line(r)))
+    -- Ctrl-C raises "interrupted!" through here: the lines already printed are the analysis.
+    local r = search(g, limits)
+    print("best: " .. result_text(r))
   end)
 
 command("go", "go(seconds)", "let the engine play a move for the side to move", [[
@@ -736,7 +735,7 @@ opponent set by vs(), the opponent then answers as usual.]],
     local move
     if ok then
       move = r.move
-      print(string.format("engine plays %s  (%s)", tostring(move), info_line(r)))
+      print("engine plays " .. result_text(r))
     elseif tostring(r):find("not in this build", 1, true) then
       move = select(1, bot_move(make_bot(M.default_bot), g:clone()))
       print(string.format("engine plays %s", move))
@@ -786,7 +785,6 @@ move you type (or play with go()); undo() takes back your move and its reply.]],
           move, spent))
       end
       print_board(g)
-      print(paint("bold", result_line(g)))
       return
     end
     local you = second or g:turn()
@@ -812,8 +810,8 @@ depth takes more than a second. Ctrl-C stops a long count.]],
       local t0 = now()
       local n = g:perft(d)
       local dt = now() - t0
-      local rate = dt > 0 and string.format("%10s leaves/s", format_count(n / dt)) or ""
-      print(string.format("perft(%d) = %-14d %8.3f s  %s", d, n, dt, rate))
+      local rate = dt >= 0.01 and string.format("  %8s leaves/s", format_count(n / dt)) or ""
+      print(string.format("perft(%2d) = %14d  %8.3f s%s", d, n, dt, rate))
       return dt, n
     end
     if depth then one(depth) return end

@@ -1,0 +1,364 @@
+-- The REPL's Lua side (lua/konane/repl.lua): pretty-printer, typed moves, completion, board
+-- drawing and the commands, with their output captured. The terminal side (readline, Ctrl-C,
+-- history) is tested through a pseudo-terminal in tests/test_repl_pty.c.
+local konane = require "konane"
+local repl = require "konane.repl"
+
+-- Run fn with print and io.write captured; returns the text written.
+local function capture(fn, ...)
+  local out = {}
+  local old_print, old_write = print, io.write
+  print = function(...)
+    local n = select("#", ...)
+    local parts = {}
+    for i = 1, n do parts[i] = tostring((select(i, ...))) end
+    out[#out + 1] = table.concat(parts, "\t") .. "\n"
+  end
+  io.write = function(...)
+    for i = 1, select("#", ...) do out[#out + 1] = tostring((select(i, ...))) end
+    return io.stdout
+  end
+  local ok, err = pcall(fn, ...)
+  print, io.write = old_print, old_write
+  if not ok then error(err, 0) end
+  return table.concat(out)
+end
+
+-- Run fn with the global game g set to 'game' (restored afterwards), output captured.
+local function with_game(game, fn)
+  local old = rawget(_G, "g")
+  rawset(_G, "g", game)
+  local ok, res = pcall(capture, fn)
+  rawset(_G, "g", old)
+  if not ok then error(res, 0) end
+  return res
+end
+
+local function has(text, want)
+  if not text:find(want, 1, true) then
+    error(string.format("expected to find %q in:\n%s", want, text), 2)
+  end
+end
+
+local function lacks(text, unwanted)
+  if text:find(unwanted, 1, true) then
+    error(string.format("did not expect %q in:\n%s", unwanted, text), 2)
+  end
+end
+
+local function cmd(name) return repl.commands[name].fn end
+
+-- The message of an error raised by fn (plain REPL errors are tables with __tostring).
+local function error_of(fn, ...)
+  local ok, err = pcall(fn, ...)
+  assert(not ok, "expected an error")
+  return tostring(err)
+end
+
+local function contains(list, item)
+  for _, v in ipairs(list) do if v == item then return true end end
+  return false
+end
+
+return {
+  ["format quotes strings with readable escapes"] = function()
+    assert(repl.format("a\nb\t\"c\"\\", { color = false }) == [["a\nb\t\"c\"\\"]])
+    assert(repl.format("\0\1", { color = false }) == [["\000\001"]])
+  end,
+
+  ["format shows integers, floats and special numbers as Lua does"] = function()
+    assert(repl.format(3, { color = false }) == "3")
+    assert(repl.format(3.0, { color = false }) == "3.0")
+    assert(repl.format(0.1, { color = false }) == "0.1")
+    assert(repl.format(math.huge, { color = false }) == "inf")
+    assert(repl.format(-math.huge, { color = false }) == "-inf")
+    assert(repl.format(0 / 0, { color = false }) == "nan")
+    assert(repl.format(nil, { color = false }) == "nil")
+    assert(repl.format(true, { color = false }) == "true")
+  end,
+
+  ["format lists the array part first, then the other keys sorted"] = function()
+    local s = repl.format({ 10, 20, b = 2, a = 1, [5] = "five", ["not id"] = true }, { color = false })
+    assert(s == '{10, 20, [5] = "five", a = 1, b = 2, ["not id"] = true}', s)
+  end,
+
+  ["format marks cycles and stops at four levels of nesting"] = function()
+    local t = { name = "loop" }
+    t.self = t
+    local s = repl.format(t, { color = false })
+    assert(s:find("<cycle: table:", 1, true), s)
+    local deep = { { { { { 1 } } } } }
+    s = repl.format(deep, { color = false })
+    assert(s == "{{{{{...}}}}}", s)
+  end,
+
+  ["format shows at most 100 entries of a table and says how many more"] = function()
+    local t = {}
+    for i = 1, 250 do t[i] = i end
+    local s = repl.format(t, { color = false })
+    has(s, "... (150 more)")
+    lacks(s, "101,")
+  end,
+
+  ["format spreads a long table over lines that fit 78 columns"] = function()
+    local t = {}
+    for i = 1, 60 do t[i] = "move" .. i end
+    local s = repl.format(t, { color = false })
+    assert(s:sub(1, 2) == "{\n", s)
+    for line in s:gmatch("[^\n]+") do assert(#line <= 78, line) end
+    local nested = { first = { 1, 2, 3 }, second = { x = string.rep("y", 80) } }
+    s = repl.format(nested, { color = false })
+    has(s, "\n  first = {1, 2, 3},\n")
+  end,
+
+  ["format shows a game inside a table as a short tag"] = function()
+    local s = repl.format({ konane.new { rows = 6, cols = 6 } }, { color = false })
+    assert(s == "{<game 6x6 brainking, ply 0>}", s)
+  end,
+
+  ["format colours only when asked"] = function()
+    has(repl.format({ "a", 1 }, { color = true }), "\27[32m\"a\"")
+    lacks(repl.format({ "a", 1 }, { color = false }), "\27[")
+  end,
+
+  ["show draws a game given alone and sets _"] = function()
+    local g = konane.new()
+    local out = capture(repl.show, g)
+    has(out, "    a b c d e f g h\n")
+    has(out, "  8 x o x o x o x o 8\n")
+    has(out, "Black (x) to move")
+    assert(rawget(_G, "_") == g)
+    out = capture(repl.show, 1, "two", nil)
+    assert(out == '1\t"two"\tnil\n', out)
+    rawset(_G, "_", nil)
+  end,
+
+  ["draw shows coordinates, the turn, the phase and the last move"] = function()
+    local g = konane.new()
+    g:play("d5")
+    g:play("e5")
+    g:play("b5-d5")
+    local s = repl.draw(g, { color = false })
+    has(s, "  5 o . . x . x o x 5")
+    has(s, "White (o) to move, jump, last b5-d5 (Black), ply 3")
+    lacks(s, "\27[")
+    local c = repl.draw(g, { color = true })
+    has(c, "\27[7m")  -- the squares of the last move are highlighted
+    has(c, "\27[1;31mx")
+  end,
+
+  ["draw says who won when the game is over"] = function()
+    local g = konane.new { fen = "o1o/3/3 b" }
+    local s = repl.draw(g, { color = false })
+    has(s, "Game over: Black has no legal move, White wins")
+  end,
+
+  ["draw handles the widest board"] = function()
+    local g = konane.new { rows = 20, cols = 20 }
+    local s = repl.draw(g, { color = false })
+    has(s, " 20 x o")
+    has(s, "    a b c d e f g h i j k l m n o p q r s t")
+  end,
+
+  ["a typed move becomes a call that plays it"] = function()
+    for _, line in ipairs { "d5", "f5-d5", "F5-B5", "f5b5", "f5-d5-b5", "  e4  ", "t20", "d5;" } do
+      local code = repl.rewrite(line)
+      assert(code and code:find("typed_move", 1, true), line)
+    end
+  end,
+
+  ["Lua stays Lua: assignments, calls and names with values"] = function()
+    for _, line in ipairs { "x = 1", "print(1)", "g:moves()", "a", "ab5", "d5 = 3", "5", "f5 - d5 + 1", "" } do
+      assert(repl.rewrite(line) == nil, line)
+    end
+    rawset(_G, "d5", 42)
+    assert(repl.rewrite("d5") == nil, "d5 is a global with a value here")
+    rawset(_G, "d5", nil)
+  end,
+
+  ["a bare command name calls the command"] = function()
+    local old = rawget(_G, "board")
+    rawset(_G, "board", cmd("board"))
+    assert(repl.rewrite("board") == "board()")
+    rawset(_G, "board", function() end)
+    assert(repl.rewrite("board") == nil, "a user's own 'board' is left alone")
+    rawset(_G, "board", old)
+  end,
+
+  ["completion offers methods reached through __index after a colon"] = function()
+    local old = rawget(_G, "g")
+    rawset(_G, "g", konane.new())
+    local c = repl.complete("g:mo", "g:mo", 0)
+    rawset(_G, "g", old)
+    assert(contains(c, "g:moves("), table.concat(c, " "))
+    assert(contains(c, "g:mobility("), table.concat(c, " "))
+    for _, s in ipairs(c) do assert(s:sub(1, 4) == "g:mo", s) end
+  end,
+
+  ["completion offers fields, globals and keywords"] = function()
+    local old = rawget(_G, "konane")
+    rawset(_G, "konane", konane)
+    local c = repl.complete("konane.ne", "konane.ne", 0)
+    rawset(_G, "konane", old)
+    assert(contains(c, "konane.new("), table.concat(c, " "))
+    assert(contains(repl.complete("string.fo", "string.fo", 0), "string.format("))
+    assert(contains(repl.complete("pri", "pri", 0), "print("))
+    assert(contains(repl.complete("whi", "whi", 0), "while"))
+    local all = repl.complete("math.", "math.", 0)
+    assert(contains(all, "math.pi") and contains(all, "math.floor("))
+  end,
+
+  ["completion of an unknown or odd prefix gives nothing and never raises"] = function()
+    assert(#repl.complete("nope.x", "nope.x", 0) == 0)
+    assert(#repl.complete("math.pi.x", "math.pi.x", 0) == 0)
+    assert(#repl.complete("a..b", "a..b", 0) == 0)
+    local trap = setmetatable({}, { __index = function() error("boom") end })
+    rawset(_G, "trap_for_completion", trap)
+    assert(#repl.complete("trap_for_completion.x", "", 0) == 0)
+    rawset(_G, "trap_for_completion", nil)
+  end,
+
+  ["new accepts sizes, a variant name, a position text and options"] = function()
+    local old = rawget(_G, "g")
+    local out = capture(cmd("new"), 6)
+    assert(rawget(_G, "g"):rows() == 6 and rawget(_G, "g"):cols() == 6)
+    has(out, "    a b c d e f\n")
+    capture(cmd("new"), 6, 8)
+    assert(rawget(_G, "g"):rows() == 6 and rawget(_G, "g"):cols() == 8)
+    capture(cmd("new"), "10x12")
+    assert(rawget(_G, "g"):rows() == 10 and rawget(_G, "g"):cols() == 12)
+    capture(cmd("new"), "xoxo/oxox/xoxo/oxox b")
+    assert(rawget(_G, "g"):fen() == "xoxo/oxox/xoxo/oxox b")
+    capture(cmd("new"), { rows = 4, cols = 6 })
+    assert(rawget(_G, "g"):cols() == 6)
+    capture(cmd("new"))
+    assert(rawget(_G, "g"):rows() == 8 and rawget(_G, "g"):variant() == "brainking")
+    assert(not pcall(cmd("new"), 99))
+    rawset(_G, "g", old)
+  end,
+
+  ["play shows the board; an illegal move says why and changes nothing"] = function()
+    local g = konane.new()
+    local out = with_game(g, function() cmd("play")("d5") end)
+    has(out, "  5 o x o . o x o x 5")
+    has(out, "last d5 (Black)")
+    local msg = error_of(with_game, g, function() repl.typed_move("e5-e9") end)
+    has(msg, "illegal move 'e5-e9'")
+    lacks(msg, "repl.lua")  -- a user's mistake, not a bug: no position, no traceback
+    assert(g:ply() == 1)
+  end,
+
+  ["commands without a game say how to start one"] = function()
+    local msg = error_of(with_game, nil, cmd("board"))
+    has(msg, "no game: type new()")
+  end,
+
+  ["undo takes moves back and says when there is nothing to undo"] = function()
+    local g = konane.new()
+    g:play("d5")
+    g:play("e5")
+    local out = with_game(g, function() cmd("undo")() end)
+    has(out, "undone: e5")
+    assert(g:ply() == 1)
+    with_game(g, function() cmd("undo")(5) end)
+    assert(g:ply() == 0)
+    out = with_game(g, function() cmd("undo")() end)
+    has(out, "nothing to undo")
+  end,
+
+  ["moves and history list what they should"] = function()
+    local g = konane.new()
+    local out = with_game(g, cmd("moves"))
+    has(out, "4 legal moves for Black:")
+    has(out, "h1, e4, d5, a8")
+    g:play("d5")
+    g:play("e5")
+    g:play("b5-d5")
+    out = with_game(g, cmd("history"))
+    assert(out == "1. d5 e5 2. b5-d5\n", out)
+  end,
+
+  ["perft prints the counts of rules.md"] = function()
+    local g = konane.new()
+    local out = with_game(g, function() cmd("perft")(5) end)
+    has(out, "perft( 5) =            892")
+    out = with_game(konane.new { rows = 6, cols = 6 }, function() cmd("perft")(4) end)
+    has(out, "perft( 4) =            156")
+  end,
+
+  ["help lists every command on one line, and details one"] = function()
+    local out = capture(cmd("help"))
+    for _, name in ipairs(repl.order) do
+      has(out, "\n  " .. repl.commands[name].usage)
+    end
+    out = capture(cmd("help"), "vs")
+    has(out, "vs(bot, side)")
+    has(out, "two bots play")
+    out = capture(cmd("help"), cmd("perft"))
+    has(out, "perft(depth)")
+    out = capture(cmd("help"), "nonsense")
+    has(out, "no command \"nonsense\"")
+  end,
+
+  ["vs makes a bot answer the moves typed"] = function()
+    local g = konane.new()
+    local out = with_game(g, function()
+      cmd("vs")("random:seed=7")
+      repl.typed_move("d5")
+    end)
+    has(out, "You play Black against random")
+    has(out, "(White) plays")
+    assert(g:ply() == 2 and g:turn() == "black")
+    -- undo takes back the bot's reply and the move, so it is Black's turn again
+    with_game(g, function() cmd("undo")() end)
+    assert(g:ply() == 0, g:ply())
+    with_game(g, function() cmd("vs")(false) end)
+  end,
+
+  ["vs with two bots plays the game out"] = function()
+    local g = konane.new { rows = 4, cols = 4, variant = "free" }
+    local out = with_game(g, function() cmd("vs")("random:seed=1", "random:seed=2") end)
+    assert(g:over(), "the game should be over")
+    has(out, "Game over:")
+  end,
+
+  ["hint and go use the engine without changing the game for hint"] = function()
+    local g = konane.new { rows = 6, cols = 6 }
+    if not g.search then return end
+    local out = with_game(g, function() cmd("hint")(0.05) end)
+    has(out, "hint: ")
+    assert(g:ply() == 0)
+    out = with_game(g, function() cmd("go")(0.05) end)
+    has(out, "engine plays ")
+    assert(g:ply() == 1)
+  end,
+
+  ["solve gives the known result of a small board"] = function()
+    -- 4x4 with the corner pair removed and Black to jump: a second-player (White) win.
+    local g = konane.new { rows = 4, cols = 4, variant = "free" }
+    if not g.solve then return end
+    g:play("a4")
+    g:play("b4")
+    local out = with_game(g, function() cmd("solve")(10) end)
+    has(out, "Black to move loses")
+  end,
+
+  ["start installs the commands and a game without replacing user globals"] = function()
+    local saved = {}
+    for _, name in ipairs(repl.order) do saved[name] = rawget(_G, name) end
+    local old_g, old_konane, old_exit = rawget(_G, "g"), rawget(_G, "konane"), rawget(_G, "exit")
+    local mine = function() end
+    rawset(_G, "go", mine)
+    rawset(_G, "g", nil)
+    local banner = repl.start { tty = false, color = false }
+    has(banner, "vs()")
+    has(banner, "help()")
+    assert(rawget(_G, "go") == mine, "a user's go is kept")
+    assert(rawget(_G, "board") == cmd("board"))
+    assert(getmetatable(rawget(_G, "g")).__name == "konane.Game")
+    for _, name in ipairs(repl.order) do rawset(_G, name, saved[name]) end
+    rawset(_G, "g", old_g)
+    rawset(_G, "konane", old_konane)
+    rawset(_G, "exit", old_exit)
+  end,
+}
