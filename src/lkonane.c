@@ -801,7 +801,328 @@ static const luaL_Reg sandbox_funcs[] = {{"sandbox_call", l_sandbox_call},
 /* ==== end: sandbox ==== */
 
 /* ==== section: process (owner: tournament engineer) ==== */
-static const luaL_Reg process_funcs[] = {{NULL, NULL}};
+/*
+** Child processes for the tournament workers. Lua has no fork and io.popen
+** is one-way and blocking, so this is the smallest POSIX layer that lets a
+** script run several games at once and notice whichever ends first:
+**   core.spawn(argv [, {pgroup=bool}]) -> process (stdout and stderr of the
+**     child both go to one non-blocking pipe; stdin is /dev/null)
+**   core.poll(processes, timeout) -> number of processes with output or EOF
+**   p:read() -> available output ("" when none yet), or nil at EOF
+**   p:wait([block]) -> nil while running, else "exit", code / "signal", n
+**   p:kill([signal number]) ; p:pid() ; p:close()
+**   core.isatty(fd) ; core.exe_path() ; core.fsync(file)
+** A process still running when its userdata is collected or closed is
+** killed and reaped, so a script that fails never leaves orphans behind.
+*/
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define PROCESS_MT "konane.Process"
+
+typedef struct lprocess {
+  pid_t pid;    /* 0 once reaped */
+  int fd;       /* read end of the output pipe, -1 once closed */
+  int pgroup;   /* the child leads its own process group */
+  int status;   /* waitpid status once reaped */
+} lprocess;
+
+#define check_process(L, i) ((lprocess *)luaL_checkudata(L, i, PROCESS_MT))
+
+/* Sets FD_CLOEXEC on 'fd' so no other child inherits it. */
+static int process_cloexec(int fd) {
+  int flags = fcntl(fd, F_GETFD);
+  return flags < 0 ? -1 : fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
+}
+
+/*
+** core.spawn(argv [, opts]): starts argv[1] (searched in PATH when it has
+** no slash) with the arguments argv[2..]. opts.pgroup puts the child in a
+** process group of its own, so a Ctrl-C at the terminal reaches only the
+** parent, which decides what to do with its workers. Returns the process,
+** or nil and a message when it cannot be started (exec failures are
+** reported through a close-on-exec status pipe, not as a dead child).
+*/
+static int l_spawn(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  int pgroup = 0;
+  if (lua_istable(L, 2)) {
+    lua_getfield(L, 2, "pgroup");
+    pgroup = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+  }
+  lua_Integer n = luaL_len(L, 1);
+  luaL_argcheck(L, n >= 1 && n < 4096, 1, "argv must hold 1 to 4095 strings");
+  /* the argument vector lives in Lua-managed memory: nothing leaks on error */
+  const char **argv = lua_newuserdatauv(L, sizeof(char *) * (size_t)(n + 1), 0);
+  for (lua_Integer i = 1; i <= n; i++) {
+    /* the strings stay alive in the table (argument 1) until the call ends */
+    if (lua_geti(L, 1, i) != LUA_TSTRING)
+      return luaL_error(L, "bad argument #1 to 'spawn' (argv[%d] is not a string)", (int)i);
+    argv[i - 1] = lua_tostring(L, -1);
+    lua_pop(L, 1);
+  }
+  argv[n] = NULL;
+  lprocess *p = lua_newuserdatauv(L, sizeof(lprocess), 0);
+  p->pid = 0;
+  p->fd = -1;
+  p->pgroup = pgroup;
+  p->status = 0;
+  luaL_setmetatable(L, PROCESS_MT);
+
+  int out[2], st[2], err = 0;
+  pid_t pid;
+  if (pipe(out) != 0) goto fail0;
+  if (pipe(st) != 0) goto fail1;
+  process_cloexec(out[0]);
+  process_cloexec(st[0]);
+  process_cloexec(st[1]);
+  fflush(NULL);
+  pid = fork();
+  if (pid < 0) goto fail2;
+  if (pid == 0) { /* child: only async-signal-safe calls until exec */
+    int devnull = open("/dev/null", O_RDONLY);
+    if (pgroup) setpgid(0, 0);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGPIPE, SIG_DFL);
+    if (devnull >= 0) dup2(devnull, 0);
+    dup2(out[1], 1);
+    dup2(out[1], 2);
+    if (out[1] > 2) close(out[1]);
+    if (devnull > 2) close(devnull);
+    execvp(argv[0], (char *const *)argv);
+    err = errno;
+    if (write(st[1], &err, sizeof err) < 0) { /* nothing more to do */ }
+    _exit(127);
+  }
+  if (pgroup) setpgid(pid, pid); /* also here: no race with an early kill */
+  close(out[1]);
+  close(st[1]);
+  ssize_t got;
+  do got = read(st[0], &err, sizeof err);
+  while (got < 0 && errno == EINTR);
+  close(st[0]);
+  if (got == (ssize_t)sizeof err) { /* exec failed: reap and report */
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    close(out[0]);
+    lua_pushnil(L);
+    lua_pushfstring(L, "cannot run '%s': %s", argv[0], strerror(err));
+    return 2;
+  }
+  fcntl(out[0], F_SETFL, fcntl(out[0], F_GETFL) | O_NONBLOCK);
+  p->pid = pid;
+  p->fd = out[0];
+  return 1;
+
+fail2:
+  err = errno;
+  close(st[0]);
+  close(st[1]);
+  close(out[0]);
+  close(out[1]);
+  errno = err;
+  goto fail0;
+fail1:
+  err = errno;
+  close(out[0]);
+  close(out[1]);
+  errno = err;
+fail0:
+  lua_pushnil(L);
+  lua_pushfstring(L, "cannot start '%s': %s", argv[0], strerror(errno));
+  return 2;
+}
+
+/* Reaps the child if it has ended ('block': wait for it). 1 when reaped. */
+static int process_reap(lprocess *p, int block) {
+  if (p->pid <= 0) return 1;
+  int status;
+  pid_t r;
+  do r = waitpid(p->pid, &status, block ? 0 : WNOHANG);
+  while (r < 0 && errno == EINTR && block);
+  if (r == p->pid) {
+    p->status = status;
+    p->pid = 0;
+    return 1;
+  }
+  if (r < 0 && errno == ECHILD) { /* reaped elsewhere: nothing to wait for */
+    p->pid = 0;
+    return 1;
+  }
+  return 0;
+}
+
+/* p:read(): the output available now ("" if none yet), nil at end of file. */
+static int l_process_read(lua_State *L) {
+  lprocess *p = check_process(L, 1);
+  if (p->fd < 0) {
+    lua_pushnil(L);
+    return 1;
+  }
+  luaL_Buffer b;
+  luaL_buffinit(L, &b);
+  for (;;) {
+    char *dst = luaL_prepbuffer(&b);
+    ssize_t got = read(p->fd, dst, LUAL_BUFFERSIZE);
+    if (got > 0) {
+      luaL_addsize(&b, (size_t)got);
+      continue;
+    }
+    if (got < 0 && errno == EINTR) continue;
+    if (got == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) {
+      close(p->fd); /* end of file (or a broken pipe): report it once drained */
+      p->fd = -1;
+    }
+    break;
+  }
+  luaL_pushresult(&b);
+  if (p->fd < 0 && lua_rawlen(L, -1) == 0) lua_pushnil(L);
+  return 1;
+}
+
+/*
+** core.poll(list, timeout): waits at most 'timeout' seconds (nil: forever)
+** until one process of 'list' has output or has closed its output. Returns
+** how many are ready; 0 on timeout or when a signal interrupted the wait
+** (the caller checks its own interrupt state and loops).
+*/
+static int l_process_poll(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  double timeout = luaL_optnumber(L, 2, -1);
+  lua_Integer n = luaL_len(L, 1);
+  luaL_argcheck(L, n >= 0 && n <= 1024, 1, "at most 1024 processes");
+  struct pollfd *fds = lua_newuserdatauv(L, sizeof(struct pollfd) * (size_t)(n + 1), 0);
+  int nfds = 0, ready = 0;
+  for (lua_Integer i = 1; i <= n; i++) {
+    lua_geti(L, 1, i);
+    lprocess *p = check_process(L, -1);
+    lua_pop(L, 1);
+    if (p->fd < 0) {
+      ready++; /* already at EOF: ready at once */
+      continue;
+    }
+    fds[nfds].fd = p->fd;
+    fds[nfds].events = POLLIN;
+    fds[nfds].revents = 0;
+    nfds++;
+  }
+  if (ready > 0) {
+    lua_pushinteger(L, ready);
+    return 1;
+  }
+  int ms = timeout < 0 ? -1 : (timeout > 86400.0 ? 86400000 : (int)(timeout * 1000.0 + 0.5));
+  int r = poll(fds, (nfds_t)nfds, ms);
+  lua_pushinteger(L, r < 0 ? 0 : r);
+  return 1;
+}
+
+/* p:wait([block]): nil while the child runs, else "exit", code or "signal", number. */
+static int l_process_wait(lua_State *L) {
+  lprocess *p = check_process(L, 1);
+  if (!process_reap(p, lua_toboolean(L, 2))) {
+    lua_pushnil(L);
+    return 1;
+  }
+  if (WIFSIGNALED(p->status)) {
+    lua_pushliteral(L, "signal");
+    lua_pushinteger(L, WTERMSIG(p->status));
+  } else {
+    lua_pushliteral(L, "exit");
+    lua_pushinteger(L, WIFEXITED(p->status) ? WEXITSTATUS(p->status) : 0);
+  }
+  return 2;
+}
+
+/* p:kill([sig]): sends 'sig' (default SIGKILL) to the child, or to its whole group. */
+static int l_process_kill(lua_State *L) {
+  lprocess *p = check_process(L, 1);
+  int sig = (int)luaL_optinteger(L, 2, SIGKILL);
+  if (p->pid > 0) kill(p->pgroup ? -p->pid : p->pid, sig);
+  return 0;
+}
+
+static int l_process_pid(lua_State *L) {
+  lprocess *p = check_process(L, 1);
+  lua_pushinteger(L, p->pid);
+  return 1;
+}
+
+/* __gc / __close / p:close(): closes the pipe, kills a child still running
+** and reaps it. Idempotent. */
+static int l_process_close(lua_State *L) {
+  lprocess *p = check_process(L, 1);
+  if (p->fd >= 0) {
+    close(p->fd);
+    p->fd = -1;
+  }
+  if (p->pid > 0 && !process_reap(p, 0)) {
+    kill(p->pgroup ? -p->pid : p->pid, SIGKILL);
+    process_reap(p, 1);
+  }
+  return 0;
+}
+
+/* core.isatty(fd): true when file descriptor 'fd' (0, 1, 2) is a terminal. */
+static int l_isatty(lua_State *L) {
+  lua_pushboolean(L, isatty((int)luaL_checkinteger(L, 1)) == 1);
+  return 1;
+}
+
+/* core.exe_path(): the running executable (Linux /proc), or nil. */
+static int l_exe_path(lua_State *L) {
+  char buf[4096];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return 0;
+  lua_pushlstring(L, buf, (size_t)n);
+  return 1;
+}
+
+/* core.fsync(file): flushes a Lua file and asks the kernel to put it on disk,
+** so a finished game survives a power cut. true, or nil and a message. */
+static int l_fsync(lua_State *L) {
+  luaL_Stream *s = (luaL_Stream *)luaL_checkudata(L, 1, LUA_FILEHANDLE);
+  luaL_argcheck(L, s->closef != NULL && s->f != NULL, 1, "file is closed");
+  if (fflush(s->f) != 0 || fsync(fileno(s->f)) != 0) {
+    lua_pushnil(L);
+    lua_pushstring(L, strerror(errno));
+    return 2;
+  }
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
+static const luaL_Reg process_methods[] = {{"read", l_process_read},
+                                           {"wait", l_process_wait},
+                                           {"kill", l_process_kill},
+                                           {"pid", l_process_pid},
+                                           {"close", l_process_close},
+                                           {NULL, NULL}};
+
+/* core.spawn, with the process metatable created on first use. */
+static int l_spawn_entry(lua_State *L) {
+  if (luaL_newmetatable(L, PROCESS_MT)) {
+    lua_pushcfunction(L, l_process_close);
+    lua_setfield(L, -2, "__gc");
+    lua_pushcfunction(L, l_process_close);
+    lua_setfield(L, -2, "__close");
+    luaL_newlib(L, process_methods);
+    lua_setfield(L, -2, "__index");
+  }
+  lua_pop(L, 1);
+  return l_spawn(L);
+}
+
+static const luaL_Reg process_funcs[] = {{"spawn", l_spawn_entry},
+                                         {"poll", l_process_poll},
+                                         {"isatty", l_isatty},
+                                         {"exe_path", l_exe_path},
+                                         {"fsync", l_fsync},
+                                         {NULL, NULL}};
 /* ==== end: process ==== */
 
 /* ==== section: repl (owner: repl engineer) ==== */
