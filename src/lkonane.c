@@ -184,9 +184,13 @@ static int l_new(lua_State *L) {
   luaL_checktype(L, 1, LUA_TTABLE);
   lua_settop(L, 1);
   if (lua_getfield(L, 1, "fen") != LUA_TNIL) {
-    const char *fen = lua_tostring(L, -1);
+    size_t len;
+    const char *fen = lua_tolstring(L, -1, &len);
     if (!fen || lua_type(L, -1) != LUA_TSTRING)
       return luaL_error(L, "bad position text: a string is expected");
+    if (strlen(fen) != len)
+      return luaL_error(L, "bad position text: unexpected byte 0x00 at character %d",
+                        (int)strlen(fen) + 1);
     if (kn_pos_parse(fen, &b, &p, err, sizeof err) != 0)
       return luaL_error(L, "bad position text '%s': %s", fen, err);
   } else {
@@ -283,8 +287,15 @@ static int l_moves(lua_State *L) {
 /* Parse and check move argument 'idx'; on failure push nil and reason. */
 static int parse_legal(lua_State *L, kn_game *g, int idx, kn_move *out) {
   char err[256];
-  const char *s = luaL_checkstring(L, idx);
+  size_t len;
+  const char *s = luaL_checklstring(L, idx, &len);
   int n;
+  if (strlen(s) != len) {
+    lua_pushnil(L);
+    lua_pushfstring(L, "illegal move '%s': unexpected byte 0x00 at character %d",
+                    s, (int)strlen(s) + 1);
+    return 0;
+  }
   const kn_move *list = legal_moves(g, &n);
   if (kn_move_parse(g->b, NULL, s, out, err, sizeof err) == 0)
     for (int i = 0; i < n; i++)
@@ -546,7 +557,365 @@ static int l_listdir(lua_State *L) {
 }
 
 /* ==== section: search (owner: search engineer) ==== */
-static const luaL_Reg search_methods[] = {{NULL, NULL}};
+/*
+** g:search{...}, g:solve{...}, g:mcts{...}: option checking, Lua
+** callbacks (eval, info) and result tables. The core never sees Lua: a
+** Lua evaluation runs under lua_pcall from a C callback; on error the
+** search stops and the error object waits on the stack until the core
+** memory is freed, then it is raised again.
+*/
+#include "mcts.h"
+#include "search.h"
+#include "solve.h"
+
+/* Raises unless every key of the options table at 'idx' is in 'names'. */
+static void opts_check(lua_State *L, int idx, const char *const names[]) {
+  if (lua_isnoneornil(L, idx)) return;
+  luaL_checktype(L, idx, LUA_TTABLE);
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    int i, ok = 0;
+    lua_pop(L, 1);
+    if (lua_type(L, -1) == LUA_TSTRING)
+      for (i = 0; names[i]; i++)
+        if (strcmp(lua_tostring(L, -1), names[i]) == 0) ok = 1;
+    if (!ok) {
+      const char *k = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1)
+                                                     : luaL_typename(L, -1);
+      luaL_argerror(L, idx, lua_pushfstring(L, "unknown option '%s'", k));
+    }
+  }
+}
+
+/* Pushes field 'k' of the options at 'idx' (nil when no table). */
+static int opt_get(lua_State *L, int idx, const char *k) {
+  if (lua_isnoneornil(L, idx)) {
+    lua_pushnil(L);
+    return LUA_TNIL;
+  }
+  return lua_getfield(L, idx, k);
+}
+
+/* A number option in [lo, hi], or 'def' when absent. */
+static double opt_number(lua_State *L, int idx, const char *k, double lo,
+                         double hi, double def) {
+  double v = def;
+  if (opt_get(L, idx, k) != LUA_TNIL) {
+    int isnum;
+    v = lua_tonumberx(L, -1, &isnum);
+    if (!isnum || !(v >= lo && v <= hi))
+      luaL_argerror(L, idx,
+                    lua_pushfstring(L, "option '%s' must be a number from %f "
+                                       "to %f",
+                                    k, (lua_Number)lo, (lua_Number)hi));
+  }
+  lua_pop(L, 1);
+  return v;
+}
+
+/* An integer option in [lo, hi], or 'def' when absent. */
+static lua_Integer opt_integer(lua_State *L, int idx, const char *k,
+                               lua_Integer lo, lua_Integer hi,
+                               lua_Integer def) {
+  lua_Integer v = def;
+  if (opt_get(L, idx, k) != LUA_TNIL) {
+    int isint;
+    v = lua_tointegerx(L, -1, &isint);
+    if (!isint || v < lo || v > hi)
+      luaL_argerror(L, idx,
+                    lua_pushfstring(L, "option '%s' must be an integer from "
+                                       "%I to %I",
+                                    k, lo, hi));
+  }
+  lua_pop(L, 1);
+  return v;
+}
+
+/* Pushes a move string, or nil for KN_NOMOVE. */
+static void push_move_or_nil(lua_State *L, const kn_board *b, kn_move m) {
+  if (m == KN_NOMOVE) lua_pushnil(L);
+  else push_move(L, b, m);
+}
+
+/* The search result / info table: move, score, depth, nodes, nps, time,
+** pv and, for a proved score, win (boolean) and plies (to the end). */
+static void push_search_result(lua_State *L, const kn_board *b,
+                               const kn_search_result *r) {
+  int i;
+  lua_createtable(L, 0, 10);
+  push_move_or_nil(L, b, r->move);
+  lua_setfield(L, -2, "move");
+  lua_pushinteger(L, r->score);
+  lua_setfield(L, -2, "score");
+  lua_pushinteger(L, r->depth);
+  lua_setfield(L, -2, "depth");
+  lua_pushinteger(L, (lua_Integer)r->nodes);
+  lua_setfield(L, -2, "nodes");
+  lua_pushnumber(L, r->time);
+  lua_setfield(L, -2, "time");
+  lua_pushinteger(L, r->time > 0 ? (lua_Integer)(r->nodes / r->time)
+                                 : (lua_Integer)r->nodes);
+  lua_setfield(L, -2, "nps");
+  lua_createtable(L, r->pvlen, 0);
+  for (i = 0; i < r->pvlen; i++) {
+    push_move(L, b, r->pv[i]);
+    lua_rawseti(L, -2, i + 1);
+  }
+  lua_setfield(L, -2, "pv");
+  if (kn_score_proven(r->score) && r->depth > 0) {
+    lua_pushboolean(L, r->score > 0);
+    lua_setfield(L, -2, "win");
+    lua_pushinteger(L, kn_score_plies(r->score));
+    lua_setfield(L, -2, "plies");
+  }
+}
+
+/*
+** The state of one g:search call seen by its callbacks. Stack slots:
+** 'fn' the eval function, 'tmp' the temporary game the leaf positions are
+** copied into, 'info' the info function (0 when absent). After a callback
+** failed, its error object is left on the top of the stack.
+*/
+typedef struct lsearch {
+  lua_State *L;
+  const kn_board *b;
+  int fn, tmp, info;
+  int failed;
+} lsearch;
+
+/* kn_evalfn: calls the Lua evaluation on the leaf position 'p'. */
+static int lua_eval_cb(void *ud, const kn_board *b, const kn_pos *p,
+                       int *score) {
+  lsearch *ls = (lsearch *)ud;
+  lua_State *L = ls->L;
+  kn_game *t = (kn_game *)lua_touserdata(L, ls->tmp);
+  lua_Number v;
+  int isnum;
+  (void)b;
+  t->start = t->pos = *p;
+  t->nhist = 0;
+  t->ncache = -1;
+  lua_pushvalue(L, ls->fn);
+  lua_pushvalue(L, ls->tmp);
+  if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
+    ls->failed = 1;
+    return 1;
+  }
+  v = lua_tonumberx(L, -1, &isnum);
+  if (!isnum || v != v) {
+    const char *tn = luaL_typename(L, -1);
+    lua_pop(L, 1);
+    lua_pushfstring(L, "search: the eval function must return a number "
+                       "(got %s)", isnum ? "nan" : tn);
+    ls->failed = 1;
+    return 1;
+  }
+  lua_pop(L, 1);
+  if (v > KN_EVAL_MAX) v = KN_EVAL_MAX;
+  if (v < -KN_EVAL_MAX) v = -KN_EVAL_MAX;
+  *score = (int)(v < 0 ? v - 0.5 : v + 0.5);
+  return 0;
+}
+
+/* kn_info_fn: calls the Lua info function with the iteration's table. */
+static int lua_info_cb(void *ud, const kn_search_result *r) {
+  lsearch *ls = (lsearch *)ud;
+  lua_State *L = ls->L;
+  if (!lua_checkstack(L, 8)) return 0;
+  lua_pushvalue(L, ls->info);
+  push_search_result(L, ls->b, r);
+  if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
+    ls->failed = 1;
+    return 1;
+  }
+  return 0;
+}
+
+/* Reads weights={name=value,...} into 'w' (unknown names raise). */
+static void opt_weights(lua_State *L, int idx, kn_weights *w) {
+  int t;
+  if (opt_get(L, idx, "weights") == LUA_TNIL) {
+    lua_pop(L, 1);
+    return;
+  }
+  if (!lua_istable(L, -1))
+    luaL_argerror(L, idx, "option 'weights' must be a table");
+  t = lua_gettop(L);
+  lua_pushnil(L);
+  while (lua_next(L, t)) {
+    int i, found = -1, isnum;
+    lua_Number v;
+    if (lua_type(L, -2) == LUA_TSTRING)
+      for (i = 0; i < KN_NWEIGHTS; i++)
+        if (strcmp(lua_tostring(L, -2), kn_weight_name(i)) == 0) found = i;
+    if (found < 0)
+      luaL_argerror(L, idx,
+                    lua_pushfstring(L, "unknown weight '%s' (known: mobility, "
+                                       "movers, tempo)",
+                                    lua_type(L, -2) == LUA_TSTRING
+                                        ? lua_tostring(L, -2)
+                                        : luaL_typename(L, -2)));
+    v = lua_tonumberx(L, -1, &isnum);
+    if (!isnum || !(v >= -10000 && v <= 10000))
+      luaL_argerror(L, idx,
+                    lua_pushfstring(L, "weight '%s' must be a number from "
+                                       "-10000 to 10000",
+                                    kn_weight_name(found)));
+    *kn_weight_ref(w, found) = (int)(v < 0 ? v - 0.5 : v + 0.5);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+}
+
+/*
+** g:search{depth=, time=, nodes=, hash_mb=, eval=, weights=, info=}
+** -> {move=, score=, depth=, nodes=, nps=, time=, pv={...}[, win=, plies=]}
+*/
+static int l_search(lua_State *L) {
+  static const char *const names[] = {"depth", "time",  "nodes", "hash_mb",
+                                      "eval",  "weights", "info", NULL};
+  kn_game *g = check_game(L, 1);
+  kn_search_opts o;
+  kn_search_result r;
+  lsearch ls;
+  stop_ctx sc;
+  kn_tt *tt;
+  double mb;
+  int rc;
+
+  opts_check(L, 2, names);
+  kn_search_opts_default(&o);
+  o.lim.depth = (int)opt_integer(L, 2, "depth", 1, 1000, 0);
+  o.lim.time = opt_number(L, 2, "time", 0, 1e9, 0);
+  o.lim.nodes = (uint64_t)opt_integer(L, 2, "nodes", 1, LUA_MAXINTEGER, 0);
+  mb = opt_number(L, 2, "hash_mb", 0, 65536, 16);
+  opt_weights(L, 2, &o.weights);
+  memset(&ls, 0, sizeof ls);
+  ls.L = L;
+  ls.b = g->b;
+  if (opt_get(L, 2, "eval") != LUA_TNIL) {
+    if (!lua_isfunction(L, -1))
+      luaL_argerror(L, 2, "option 'eval' must be a function");
+    ls.fn = lua_gettop(L);
+    game_push_board(L, 1);
+    new_game(L, -1);
+    lua_remove(L, -2);
+    ls.tmp = lua_gettop(L);
+    o.eval.fn = lua_eval_cb;
+    o.eval.ud = &ls;
+  } else {
+    lua_pop(L, 1);
+  }
+  if (opt_get(L, 2, "info") != LUA_TNIL) {
+    if (!lua_isfunction(L, -1))
+      luaL_argerror(L, 2, "option 'info' must be a function");
+    ls.info = lua_gettop(L);
+    o.info = lua_info_cb;
+    o.info_ud = &ls;
+  } else {
+    lua_pop(L, 1);
+  }
+  stop_init(L, &sc);
+  o.lim.stop.fn = binding_stop;
+  o.lim.stop.ud = &sc;
+  tt = kn_tt_new(mb);
+  if (!tt) return luaL_error(L, "search: not enough memory for a %f MB table",
+                             (lua_Number)mb);
+  rc = kn_search(g->b, &g->pos, tt, &o, &r);
+  kn_tt_free(tt);
+  if (rc) return luaL_error(L, "search: not enough memory");
+  if (ls.failed) return lua_error(L); /* the callback's error is on top */
+  if (r.stopped == KN_STOP_USER) return stop_raise(L, &sc);
+  push_search_result(L, g->b, &r);
+  return 1;
+}
+
+/* g:solve{time=, nodes=, hash_mb=} -> {win=, move=, nodes=, time=} */
+static int l_solve(lua_State *L) {
+  static const char *const names[] = {"time", "nodes", "hash_mb", NULL};
+  kn_game *g = check_game(L, 1);
+  kn_limits lim;
+  kn_solve_result r;
+  stop_ctx sc;
+  kn_tt *tt;
+  double mb;
+  int rc;
+
+  opts_check(L, 2, names);
+  memset(&lim, 0, sizeof lim);
+  lim.time = opt_number(L, 2, "time", 0, 1e9, 0);
+  lim.nodes = (uint64_t)opt_integer(L, 2, "nodes", 1, LUA_MAXINTEGER, 0);
+  mb = opt_number(L, 2, "hash_mb", 0, 65536, 32);
+  stop_init(L, &sc);
+  lim.stop.fn = binding_stop;
+  lim.stop.ud = &sc;
+  tt = kn_tt_new(mb);
+  if (!tt) return luaL_error(L, "solve: not enough memory for a %f MB table",
+                             (lua_Number)mb);
+  rc = kn_solve(g->b, &g->pos, tt, &lim, &r);
+  kn_tt_free(tt);
+  if (rc) return luaL_error(L, "solve: not enough memory");
+  if (r.stopped == KN_STOP_USER) return stop_raise(L, &sc);
+  lua_createtable(L, 0, 5);
+  if (r.win >= 0) {
+    lua_pushboolean(L, r.win);
+    lua_setfield(L, -2, "win");
+  }
+  push_move_or_nil(L, g->b, r.move);
+  lua_setfield(L, -2, "move");
+  lua_pushinteger(L, (lua_Integer)r.nodes);
+  lua_setfield(L, -2, "nodes");
+  lua_pushnumber(L, r.time);
+  lua_setfield(L, -2, "time");
+  return 1;
+}
+
+/* g:mcts{playouts=, time=, c=, seed=} -> {move=, visits=, winrate=, ...} */
+static int l_mcts(lua_State *L) {
+  static const char *const names[] = {"playouts", "time", "c", "seed", NULL};
+  kn_game *g = check_game(L, 1);
+  kn_mcts_opts o;
+  kn_mcts_result r;
+  stop_ctx sc;
+
+  opts_check(L, 2, names);
+  kn_mcts_opts_default(&o);
+  o.lim.nodes =
+      (uint64_t)opt_integer(L, 2, "playouts", 1, LUA_MAXINTEGER, 0);
+  o.lim.time = opt_number(L, 2, "time", 0, 1e9, 0);
+  o.c = opt_number(L, 2, "c", 0, 1000, KN_MCTS_C);
+  o.seed = (uint64_t)opt_integer(L, 2, "seed", LUA_MININTEGER,
+                                 LUA_MAXINTEGER, 1);
+  stop_init(L, &sc);
+  o.lim.stop.fn = binding_stop;
+  o.lim.stop.ud = &sc;
+  if (kn_mcts(g->b, &g->pos, &o, &r))
+    return luaL_error(L, "mcts: not enough memory");
+  if (r.stopped == KN_STOP_USER) return stop_raise(L, &sc);
+  lua_createtable(L, 0, 8);
+  push_move_or_nil(L, g->b, r.move);
+  lua_setfield(L, -2, "move");
+  lua_pushinteger(L, r.visits);
+  lua_setfield(L, -2, "visits");
+  lua_pushnumber(L, r.winrate);
+  lua_setfield(L, -2, "winrate");
+  if (r.proven >= 0) {
+    lua_pushboolean(L, r.proven);
+    lua_setfield(L, -2, "win");
+  }
+  lua_pushinteger(L, (lua_Integer)r.playouts);
+  lua_setfield(L, -2, "playouts");
+  lua_pushinteger(L, (lua_Integer)r.plies);
+  lua_setfield(L, -2, "plies");
+  lua_pushinteger(L, (lua_Integer)r.nodes);
+  lua_setfield(L, -2, "nodes");
+  lua_pushnumber(L, r.time);
+  lua_setfield(L, -2, "time");
+  return 1;
+}
+
+static const luaL_Reg search_methods[] = {
+    {"search", l_search}, {"solve", l_solve}, {"mcts", l_mcts}, {NULL, NULL}};
 /* ==== end: search ==== */
 
 /* ==== section: sandbox (owner: bots engineer) ==== */
@@ -636,9 +1005,11 @@ static void sandbox_hook(lua_State *L, lua_Debug *ar) {
   if (s->tripped == NULL || strcmp(s->tripped, "memory") == 0) return;
   if (strcmp(s->tripped, "interrupted") == 0)
     luaL_error(L, "interrupted!");
-  else if (strcmp(s->tripped, "time") == 0)
-    luaL_error(L, "time limit exceeded (%f s)", now_seconds() - s->start);
-  else
+  else if (strcmp(s->tripped, "time") == 0) {
+    char used[32];
+    snprintf(used, sizeof used, "%.3f", now_seconds() - s->start);
+    luaL_error(L, "time limit exceeded (%s s)", used);
+  } else
     luaL_error(L, "instruction limit exceeded (%I instructions)",
                (LUAI_UACINT)s->max_instructions);
 }
@@ -749,6 +1120,9 @@ static int l_sandbox_call(lua_State *L) {
   }
   const char *kind = s.tripped;
   if (kind == NULL) kind = status == LUA_ERRMEM ? "memory" : "error";
+  /* a C search stopped by the deadline raises its own error: still time */
+  if (strcmp(kind, "error") == 0 && s.deadline > 0 && now_seconds() >= s.deadline)
+    kind = "time";
   if (strcmp(kind, "memory") == 0) {
     lua_pushfstring(L, "memory limit exceeded (%I bytes)",
                     (LUAI_UACINT)s.max_memory);
