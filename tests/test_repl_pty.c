@@ -165,12 +165,23 @@ static void send(Session *s, const char *text) {
   }
 }
 
-/* Ctrl-D, then wait for the exit; returns the exit status. */
+/*
+** Ctrl-D, then wait for the exit; returns the exit status. A Ctrl-D that
+** reaches the terminal in the instant between a command's end and the next
+** prompt (cooked mode switching to raw) can be lost, so it is sent again
+** every second until the program exits.
+*/
 static int finish(Session *s) {
   int status = 0;
   double end = now_ms() + TIMEOUT_MS;
+  double resend = now_ms() + 1000;
   send(s, "\004");
   for (;;) {
+    if (now_ms() > resend) {
+      ssize_t w = write(s->fd, "\004", 1);  /* may fail once the child is gone */
+      (void)w;
+      resend = now_ms() + 1000;
+    }
     pid_t r = waitpid(s->pid, &status, WNOHANG);
     if (r == s->pid)
       break;
@@ -375,6 +386,7 @@ static void playing_a_bot_it_answers_typed_moves(void **state) {
   send(s, "e4\r");
   assert_true(expect(s, "(White) plays"));
   assert_true(expect(s, "Black (x) to move"));
+  assert_true(expect(s, "> "));
   assert_int_equal(finish(s), 0);
 }
 
