@@ -1,0 +1,258 @@
+-- scripts/tournament.lua: the command line of konane.tournament.
+--
+--   build/konane scripts/tournament.lua --bot greedy --bot random --size 6x6 --games 10
+--
+-- Exit status: 0 done, 1 error while running, 2 bad option or value, 130 interrupted (resume
+-- with --resume --out DIR).
+
+local tournament = require("konane.tournament")
+
+local PROG = "tournament.lua"
+
+local HELP = [[
+Usage: konane scripts/tournament.lua --bot SPEC --bot SPEC [...] [options]
+       konane scripts/tournament.lua --resume --out DIR [--workers N]
+       konane scripts/tournament.lua --merge DIR... [--out DIR]
+
+Plays games between bots, every opening twice with colours swapped, and reports each
+bot's score, its Elo (maximum likelihood) with a 95% error bar, the crosstable and the
+likelihood of superiority. Every game is appended to DIR/games.pgn as it ends;
+DIR/results.json holds the final results.
+
+Options:
+  --bot SPEC          a player (at least two): a built-in bot with options such as
+                      "alphabeta:depth=4", "mcts:time=0.2", "random:seed=3", "greedy",
+                      or the path of a Lua file returning a bot ("mybot.lua:depth=3")
+  --games N           games per pairing in each cycle, even (default 2: one opening,
+                      both colours); with --sprt: the most games to play (default 1000)
+  --format F          roundrobin (default), gauntlet (the first bot against each of
+                      the others) or swiss
+  --rounds N          roundrobin/gauntlet: times the whole schedule is repeated
+                      (default 1); swiss: number of rounds (default ceil(log2 bots))
+  --variant NAME      opening rules (default brainking)
+  --size RxC          board size, rows x columns (default: the variant's, 8x8)
+  --time SECONDS      time per move (default 1); a bot over it loses the game
+  --openings FILE     openings, one per line (moves like "d5 e5", or position text
+                      then moves) or PGN games; "random:K" samples K random plies
+                      per opening with the seed; default: every pair of removals
+  --workers N         games played at once, each in its own process (default 1)
+  --seed N            tournament seed (default 1): the same seed plays the same games
+  --out DIR           directory for tournament.cfg, games.pgn and results.json
+                      (default: tournament-YYYYMMDD-HHMMSS)
+  --resume            continue the tournament in --out DIR after Ctrl-C, a crash or
+                      a power cut: no game lost, none played twice
+  --sprt SPEC         two-bot match stopped by the exact binomial SPRT, SPEC like
+                      elo0=0,elo1=10,alpha=0.05,beta=0.05 (each key optional)
+  --shard I/N         play only the I-th of N parts of the schedule (for several
+                      machines); combine the directories with --merge
+  --merge DIR...      combine the shard directories of one tournament and report
+  -h, --help          show this help
+
+Examples:
+  konane scripts/tournament.lua --bot greedy --bot random --bot mcts:time=0.05 \
+      --size 6x6 --games 4 --workers 2 --out t1
+  konane scripts/tournament.lua --bot alphabeta:depth=4 --bot alphabeta:depth=3 \
+      --sprt elo0=0,elo1=50 --time 0.5 --out sprt1
+  parallel konane scripts/tournament.lua --bot greedy --bot random --games 100 \
+      --shard {}/4 --out shard{} ::: 1 2 3 4
+  konane scripts/tournament.lua --merge shard1 shard2 shard3 shard4 --out all
+]]
+
+-- A bad option: message on stderr, exit status 2.
+local function usage_error(msg)
+  io.stderr:write(PROG, ": ", msg, "\n", "Try '", PROG, " --help' for the options.\n")
+  os.exit(2)
+end
+
+local function positive_int(opt, v)
+  local n = math.tointeger(tonumber(v))
+  if not n or n < 1 or not tostring(v):match("^%s*%d+%s*$") then
+    usage_error(opt .. " expects a positive integer, got '" .. tostring(v) .. "'")
+  end
+  return n
+end
+
+-- Parses the command line into the settings of konane.tournament (plus merge and help).
+local function parse(args)
+  local o = { bots = {} }
+  local given = {}
+  local i = 1
+  local takes = {
+    ["--bot"] = true, ["--games"] = true, ["--format"] = true, ["--rounds"] = true,
+    ["--variant"] = true, ["--size"] = true, ["--time"] = true, ["--openings"] = true,
+    ["--workers"] = true, ["--seed"] = true, ["--out"] = true, ["--sprt"] = true,
+    ["--shard"] = true,
+  }
+  while i <= #args do
+    local a = args[i]
+    local name, inline = a:match("^(%-%-[%w-]+)=(.*)$")
+    name = name or a
+    local function value()
+      if inline then return inline end
+      i = i + 1
+      if args[i] == nil then usage_error(name .. " needs a value") end
+      return args[i]
+    end
+    if name == "-h" or name == "--help" then
+      o.help = true
+    elseif name == "--resume" then
+      if inline then usage_error("--resume takes no value") end
+      o.resume = true
+    elseif name == "--merge" then
+      o.merge = {}
+      if inline then o.merge[1] = inline end
+      while args[i + 1] and not args[i + 1]:match("^%-") do
+        i = i + 1
+        o.merge[#o.merge + 1] = args[i]
+      end
+      if #o.merge == 0 then usage_error("--merge needs at least one tournament directory") end
+    elseif takes[name] then
+      local v = value()
+      if name ~= "--bot" then
+        if given[name] then usage_error(name .. " given twice") end
+        given[name] = true
+      end
+      if name == "--bot" then
+        if v == "" then usage_error("--bot needs a bot spec") end
+        o.bots[#o.bots + 1] = v
+      elseif name == "--games" then o.games = positive_int(name, v)
+      elseif name == "--rounds" then o.rounds = positive_int(name, v)
+      elseif name == "--workers" then o.workers = positive_int(name, v)
+      elseif name == "--format" then
+        if not tournament.FORMATS[v] then
+          usage_error("--format must be roundrobin, gauntlet or swiss, got '" .. v .. "'")
+        end
+        o.format = v
+      elseif name == "--variant" then o.variant = v
+      elseif name == "--size" then
+        local r, c = v:match("^(%d+)[xX](%d+)$")
+        if not r then
+          local n = v:match("^(%d+)$")
+          r, c = n, n
+        end
+        r, c = tonumber(r), tonumber(c)
+        if not r or r < 1 or c < 1 or r > 20 or c > 20 then
+          usage_error("--size expects RxC with 1 to 20 rows and columns, like 6x6, got '" .. v .. "'")
+        end
+        o.rows, o.cols = r, c
+      elseif name == "--time" then
+        local t = tonumber(v)
+        if not t or t ~= t or t <= 0 or t == math.huge then
+          usage_error("--time expects a positive number of seconds, got '" .. v .. "'")
+        end
+        o.time = t
+      elseif name == "--openings" then o.openings = v
+      elseif name == "--seed" then
+        local n = math.tointeger(tonumber(v))
+        if not n or not v:match("^%s*%-?%d+%s*$") then
+          usage_error("--seed expects an integer, got '" .. v .. "'")
+        end
+        o.seed = n
+      elseif name == "--out" then
+        if v == "" then usage_error("--out needs a directory") end
+        o.out = v
+      elseif name == "--sprt" then
+        local t = { elo0 = 0, elo1 = 10, alpha = 0.05, beta = 0.05 }
+        for item in v:gmatch("[^,]+") do
+          local k, x = item:match("^%s*([%w_]+)%s*=%s*(.-)%s*$")
+          if not k or t[k] == nil then
+            usage_error("--sprt expects elo0=,elo1=,alpha=,beta=, got '" .. item .. "'")
+          end
+          t[k] = tonumber(x)
+          if not t[k] then usage_error("--sprt: " .. k .. " needs a number, got '" .. x .. "'") end
+        end
+        if t.elo1 <= t.elo0 then usage_error("--sprt: elo1 must be greater than elo0") end
+        if not (t.alpha > 0 and t.alpha < 1 and t.beta > 0 and t.beta < 1) then
+          usage_error("--sprt: alpha and beta must lie strictly between 0 and 1")
+        end
+        o.sprt = t
+      elseif name == "--shard" then
+        local a_, b_ = v:match("^(%d+)/(%d+)$")
+        a_, b_ = tonumber(a_), tonumber(b_)
+        if not a_ or b_ < 1 or a_ < 1 or a_ > b_ then
+          usage_error("--shard expects I/N with 1 <= I <= N, like 2/4, got '" .. v .. "'")
+        end
+        o.shard = { math.tointeger(a_), math.tointeger(b_) }
+      end
+    elseif name:match("^%-") then
+      usage_error("unknown option '" .. a .. "'")
+    else
+      usage_error("unexpected argument '" .. a .. "' (options start with --)")
+    end
+    i = i + 1
+  end
+  return o
+end
+
+local function describe(s, total)
+  local what = ({ roundrobin = "Round robin", gauntlet = "Gauntlet", swiss = "Swiss" })[s.format]
+  if s.sprt then what = "SPRT match" end
+  local extra = s.format == "swiss" and (", " .. s.rounds .. " rounds") or ""
+  local shard = s.shard and s.shard[2] > 1 and string.format(" (shard %d/%d)", s.shard[1], s.shard[2]) or ""
+  return string.format("%s of %d bots%s on %dx%d %s, %g s per move, seed %d: %d games%s%s",
+    what, #s.players, extra, s.rows, s.cols, s.variant, s.time, s.seed, total,
+    s.sprt and " at most" or "", shard)
+end
+
+local function main(args)
+  local o = parse(args)
+  if o.help then
+    io.write(HELP)
+    return 0
+  end
+  if o.merge then
+    for _, k in ipairs { "games", "format", "rounds", "variant", "rows", "time", "openings", "seed",
+                         "sprt", "shard", "resume", "workers" } do
+      if o[k] ~= nil then usage_error("--merge takes only directories and --out") end
+    end
+    if #o.bots > 0 then usage_error("--merge takes only directories and --out") end
+    local ok, res = pcall(tournament.merge, o.merge, o.out)
+    if not ok then
+      io.stderr:write(PROG, ": ", tostring(res), "\n")
+      return 1
+    end
+    io.write(string.format("Merged %d director%s: %d of %d games%s\n\n", #o.merge,
+      #o.merge == 1 and "y" or "ies", res.games, res.scheduled,
+      res.missing > 0 and string.format(" (%d missing: some shard is not finished)", res.missing) or ""))
+    io.write(tournament.report(res))
+    if o.out then io.write("\nGames: ", o.out, "/games.pgn   Results: ", o.out, "/results.json\n") end
+    return 0
+  end
+  if o.resume then
+    if not o.out then usage_error("--resume needs --out DIR, the directory of the tournament") end
+  else
+    if #o.bots < 2 then usage_error("give at least two --bot (try --help)") end
+    if o.sprt and not o.games then o.games = 1000 end
+    -- check every bot spec now: a typo is a bad option, not a forfeit in every game
+    local konane = require("konane")
+    for _, spec in ipairs(o.bots) do
+      local ok, err = pcall(konane.bot, spec)
+      if not ok then usage_error("--bot " .. spec .. ": " .. tostring(err):gsub("^[^:]*:%d+: ", "")) end
+    end
+    o.out = o.out or os.date("tournament-%Y%m%d-%H%M%S")
+  end
+  if #o.bots == 0 then o.bots = nil end
+  local ok, t = pcall(tournament.new, o)
+  if not ok then usage_error(tostring(t):gsub("^[^:]*:%d+: ", "")) end
+  local total = t:total()
+  io.write(describe(t.s, total), "\n")
+  if o.resume then io.write("Resuming ", o.out, "\n") end
+  io.flush()
+  local okr, res = pcall(t.run, t)
+  if not okr then
+    local msg = tostring(res)
+    if msg:find("already holds a tournament", 1, true) then usage_error(msg) end
+    io.stderr:write(PROG, ": ", msg, "\n")
+    return 1
+  end
+  io.write("\n", tournament.report(res))
+  io.write("\nGames: ", o.out, "/games.pgn   Results: ", o.out, "/results.json\n")
+  if res.interrupted then
+    io.stderr:write(string.format("Interrupted after %d of %d games. Continue with:\n  %s --resume --out %s\n",
+      res.games, total, "konane scripts/tournament.lua", o.out))
+    return 130
+  end
+  return 0
+end
+
+os.exit(main(arg or { ... }))
