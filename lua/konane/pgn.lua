@@ -42,12 +42,21 @@ local function comment_text(text)
   return "{" .. s .. "}"
 end
 
--- The side that makes the first move of the record: the side to move of its start position.
+-- The side that makes the first move of the record: the side to move of its start position
+-- (the FEN tag, else the variant's own start, which may give White the first move).
 local function first_side(record)
   local fen = record.fen
   if type(fen) == "string" then
     local side = fen:match("%s+([bwBW])%s*$")
-    if side and side:lower() == "w" then return "white" end
+    return (side and side:lower() == "w") and "white" or "black"
+  end
+  if record.variant and record.variant ~= "brainking" then
+    local ok, konane = pcall(require, "konane")
+    if ok and type(konane) == "table" and konane.new then
+      local ok2, g = pcall(konane.new, { variant = record.variant, rows = record.rows,
+                                         cols = record.cols })
+      if ok2 then return g:turn() end
+    end
   end
   return "black"
 end
@@ -349,7 +358,7 @@ function pgn.read(text, opts)
   local ok, err = pcall(function()
     local tok = next_token()
     while tok do
-      -- one game: tag pairs
+      -- one game: its tag pairs, then its movetext up to a result or the next tag pair
       local tags, game_line = {}, tok.line
       local seen = false
       while tok and tok.kind == "tag" do
@@ -360,7 +369,7 @@ function pgn.read(text, opts)
       local record = record_from_tags(tags, game_line)
       local n = 0
       local ended = false
-      while tok and tok.kind ~= "tag" do
+      while tok and tok.kind ~= "tag" and not ended do
         if tok.kind == "move" then
           n = n + 1
           record.moves[n] = tok.text
@@ -369,7 +378,6 @@ function pgn.read(text, opts)
         elseif tok.kind == "comment" then
           local prev = record.comments[n]
           record.comments[n] = prev and (prev .. " " .. tok.text) or tok.text
-          seen = true
         elseif tok.kind == "result" then
           if tags.Result and tags.Result ~= tok.text and tags.Result ~= "*" and tok.text ~= "*" then
             error({ pgn_error = true, line = tok.line,
@@ -377,10 +385,9 @@ function pgn.read(text, opts)
           end
           record.result = tok.text
           ended = true
-          tok = next_token()
-          break
         end
-        tok = next_token()
+        -- the game is complete before the next token is read: an error there belongs to the next
+        if not ended then tok = next_token() end
       end
       if seen or ended then
         record.result = record.result or tags.Result or "*"
@@ -392,6 +399,7 @@ function pgn.read(text, opts)
         if konane then replay(record, konane) end
         records[#records + 1] = record
       end
+      if ended then tok = next_token() end
       -- after a result, comments before the next tags belong to no game
       while tok and tok.kind == "comment" do tok = next_token() end
     end

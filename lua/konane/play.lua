@@ -198,9 +198,9 @@ function M.play(black, white, opts)
       lose(side, "time forfeit", string.format("%s took %.3f s for a move (limit %.3f s)", side, elapsed, limit))
       break
     end
-    if type(answer) == "table" and answer.move ~= nil then
+    if type(answer) == "table" and rawget(answer, "move") ~= nil then
       info = answer
-      answer = answer.move
+      answer = rawget(answer, "move")
     end
     if answer == "resign" then
       lose(side, "resignation", side .. " resigned")
@@ -214,7 +214,9 @@ function M.play(black, white, opts)
     local move, why = g:legal(answer)
     if not move then
       local shown = #answer > 40 and (answer:sub(1, 40) .. "...") or answer
-      lose(side, "illegal move", string.format("illegal move '%s': %s", shown, tostring(why)))
+      why = tostring(why)
+      if not why:find("^illegal move") then why = string.format("illegal move '%s': %s", shown, why) end
+      lose(side, "illegal move", why)
       break
     end
     g:play(move)
@@ -227,6 +229,7 @@ function M.play(black, white, opts)
   if not winner then
     winner = g:winner()
     termination = "normal"
+    reason = OTHER[winner] .. " has no legal move"
   end
   record.winner = winner
   record.result = pgn.winner_result[winner]

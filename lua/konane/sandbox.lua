@@ -2,9 +2,9 @@
 --
 -- The bot's file is loaded as text (never bytecode) into its own environment: the safe parts of
 -- the standard library (string, table, math, utf8, coroutine wrapped, pcall wrapped, print to
--- stderr) and the konane API a bot needs (new, square, parse_square, variants, variant, clock,
--- VERSION, built-in bots by name), and nothing else: no io, os, package, debug, require of
--- arbitrary modules, load of bytecode, collectgarbage control, __gc finalizers, or access to the
+-- stderr) and the konane API a bot needs (new, square, parse_square, variants, variant,
+-- VERSION, core.clock, bot with built-in names), and nothing else: no io, os, package, debug,
+-- require of arbitrary modules, load of bytecode, collectgarbage control, __gc finalizers, or access to the
 -- metatables of strings and games. Every call into the bot (loading, new_game, choose, done) runs
 -- under konane.core.sandbox_call: limits on wall time, instructions and memory, enforced by a
 -- count hook and a budgeting allocator. A bot that passes a limit, raises, or reaches for what is
@@ -155,12 +155,11 @@ function M.env(name)
     square = konane.square,
     parse_square = konane.parse_square,
     variants = konane.variants,
-    variant = konane.variant,
-    clock = c.clock,
+    -- a copy: the host's variant tables stay as they are
+    variant = function(name) return copy_data(konane.variant(name)) end,
+    core = { clock = c.clock, VERSION = c.VERSION, MAX_SIDE = c.MAX_SIDE },
   }
   local bot_mod = require("konane.bot")
-  k.budget = bot_mod.budget
-  k.rng = bot_mod.rng
   k.bot = function(spec)
     if type(spec) == "table" then return bot_mod.validate(spec) end
     if type(spec) ~= "string" then error("konane.bot: spec string or table expected", 2) end
@@ -233,12 +232,13 @@ function M.load_bot(path, options, limits)
   end
   -- the host reads the bot's tables raw only: a metamethod would run sandboxed code unguarded
   local inner = run(chunk)
+  local has_options = next(options or {}) ~= nil
   if type(inner) == "function" then
     inner = run(inner, copy_data(options or {}))
-  elseif type(inner) == "table" and rawget(inner, "choose") == nil
-      and type(rawget(inner, "new")) == "function" then
+  elseif type(inner) == "table" and type(rawget(inner, "new")) == "function"
+      and (has_options or rawget(inner, "choose") == nil) then
     inner = run(rawget(inner, "new"), copy_data(options or {}))
-  elseif next(options or {}) ~= nil then
+  elseif has_options then
     error("cannot load bot '" .. path .. "': options given but the file has no new(options)", 3)
   end
   if type(inner) ~= "table" or type(rawget(inner, "choose")) ~= "function" then

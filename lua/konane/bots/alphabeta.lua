@@ -1,14 +1,16 @@
 -- The alphabeta bot: the engine's alpha-beta search (g:search) with the options of the spec.
--- Options: depth, time (seconds per move), nodes, hash_mb, eval (an evaluation name, or a Lua
--- function(game) -> score for the side to move), weights (a list of numbers, or "1/2/3" in a
--- spec string). The time actually used is also bounded by the game clock (konane.bot.budget).
--- When the engine has no g:search, a plain Lua negamax with a mobility evaluation stands in.
+-- Options: depth, time (seconds per move), nodes, hash_mb, eval (a Lua function(game) -> score
+-- for the side to move, 100 = one move of mobility), the evaluation weights mobility, movers and
+-- tempo (each an option of its own, so "alphabeta:depth=6,mobility=120" works in a spec string;
+-- or weights = {mobility=, movers=, tempo=} in a table). The time actually used is also bounded
+-- by the game clock (konane.bot.budget). Without g:search, a plain Lua negamax stands in.
 
 local bot_util = require("konane.bot")
 
 local M = {
   description = "alpha-beta search of the engine (depth, time, nodes, eval, weights)",
-  options = { "depth", "time", "nodes", "hash_mb", "eval", "weights", "seed" },
+  options = { "depth", "time", "nodes", "hash_mb", "eval", "weights", "mobility", "movers", "tempo",
+              "seed" },
 }
 
 local function now()
@@ -27,13 +29,13 @@ function M.lua_search(game, limits)
   local eval = limits.eval
   local nodes = 0
   local stop = false
-  local WIN = 1000000
+  local WIN = 30000
 
   local function evaluate(g)
     if eval then return eval(g) end
     local mine = g:mobility()
     local theirs = g:mobility(g:turn() == "black" and "white" or "black")
-    return mine - theirs
+    return 100 * (mine - theirs)
   end
 
   local function negamax(g, depth, alpha, beta, ply)
@@ -78,16 +80,23 @@ function M.lua_search(game, limits)
   return result
 end
 
-local function parse_weights(w)
-  if w == nil or type(w) == "table" then return w end
-  if type(w) == "number" then return { w } end
-  local list = {}
-  for item in tostring(w):gmatch("[^/;%s]+") do
-    local n = tonumber(item)
-    if not n then error("bad option weights=" .. tostring(w) .. " for bot 'alphabeta' (numbers separated by '/' expected)", 4) end
-    list[#list + 1] = n
+-- The weights table from the options: weights = {...} and/or the single weight options.
+local function weights_of(opts)
+  local w
+  if opts.weights ~= nil then
+    if type(opts.weights) ~= "table" then
+      error("bad option weights for bot 'alphabeta' (a table {mobility=, movers=, tempo=} expected)", 4)
+    end
+    w = {}
+    for k, v in pairs(opts.weights) do w[k] = v end
   end
-  return list
+  for _, k in ipairs { "mobility", "movers", "tempo" } do
+    if opts[k] ~= nil then
+      w = w or {}
+      w[k] = opts[k]
+    end
+  end
+  return w
 end
 
 --- new(opts) -> bot
@@ -98,7 +107,13 @@ function M.new(opts)
   bot_util.check_number(opts, "time", "alphabeta", 0)
   bot_util.check_number(opts, "nodes", "alphabeta", 1)
   bot_util.check_number(opts, "hash_mb", "alphabeta", 0)
-  local weights = parse_weights(opts.weights)
+  for _, k in ipairs { "mobility", "movers", "tempo" } do
+    bot_util.check_number(opts, k, "alphabeta")
+  end
+  if opts.eval ~= nil and type(opts.eval) ~= "function" then
+    error("bad option eval for bot 'alphabeta' (a function(game) -> score expected)", 3)
+  end
+  local weights = weights_of(opts)
   local name = "alphabeta"
   if opts.depth then name = name .. ":depth=" .. opts.depth end
   local self = { name = name, opts = opts }
@@ -110,8 +125,7 @@ function M.new(opts)
       r = game:search { depth = opts.depth, time = time, nodes = opts.nodes,
                         hash_mb = opts.hash_mb, eval = opts.eval, weights = weights }
     else
-      r = M.lua_search(game, { depth = opts.depth, time = time,
-                               eval = type(opts.eval) == "function" and opts.eval or nil })
+      r = M.lua_search(game, { depth = opts.depth, time = time, eval = opts.eval })
     end
     return r.move, { score = r.score, depth = r.depth, nodes = r.nodes }
   end

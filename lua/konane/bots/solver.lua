@@ -37,12 +37,8 @@ function M.new(opts)
       if r.win == true and r.move then
         return r.move, { proof = "win", nodes = r.nodes }
       end
-      if r.win == false and r.move then
-        -- a proven loss: keep searching for the move that resists longest, below
-        time = time - (now() - start)
-      else
-        time = time - (now() - start)
-      end
+      -- no proof (or a proven loss: the search below still picks the most stubborn move)
+      time = time - (now() - start)
     end
     if time < 0.001 then time = 0.001 end
     local r

@@ -1,0 +1,267 @@
+-- Bots and konane.play: the bot interface, the built-in bots, the example bots, and every way a
+-- bot can lose a game (issue: bots, variants and records).
+local konane = require "konane"
+
+local T = {}
+
+-- Replaying a record must reach a finished game with the recorded winner.
+local function check_record(rec)
+  local g = konane.pgn.replay(rec)
+  if rec.termination == "normal" then
+    assert(g:over(), "a normally finished game is over")
+    assert(g:winner() == rec.winner)
+  end
+  assert(rec.result == (rec.winner == "black" and "1-0" or "0-1"))
+  return g
+end
+
+local function scripted(name, answers)
+  local i = 0
+  return { name = name, new_game = function() i = 0 end, choose = function(_, game)
+    i = i + 1
+    local a = answers[i]
+    if type(a) == "function" then return a(game) end
+    if a == nil then return game:moves()[1] end
+    return a
+  end }
+end
+
+T["konane.bot builds every built-in bot from a one-line spec"] = function()
+  for _, spec in ipairs { "random", "random:seed=3", "greedy", "alphabeta:depth=2",
+                          "alphabeta:depth=3,time=0.1", "mcts:time=0.05", "mcts:playouts=20,c=0.7",
+                          "solver:time=0.1", "human" } do
+    local b = konane.bot(spec)
+    assert(type(b.choose) == "function" and type(b.name) == "string", spec)
+  end
+  local list = konane.bot and require("konane.bot").list()
+  assert(#list == 6)
+  for _, info in ipairs(list) do assert(info.description and info.description ~= "") end
+end
+
+T["konane.bot rejects unknown bots, unknown options and bad values with clear errors"] = function()
+  local cases = {
+    { "nosuchbot", "unknown bot 'nosuchbot'" },
+    { "alphabeta:dpth=3", "unknown option 'dpth' for bot 'alphabeta'" },
+    { "alphabeta:depth=-1", "bad option depth=%-1" },
+    { "mcts:time=fast", "bad option time=fast" },
+    { "random:seed=x", "bad option seed=x" },
+    { "no/such/file.lua", "cannot load bot 'no/such/file.lua'" },
+    { 42, "bot table or spec string expected" },
+    { {}, "no choose function" },
+    { "bad name!", "bad bot spec" },
+  }
+  for _, case in ipairs(cases) do
+    local ok, err = pcall(konane.bot, case[1])
+    assert(not ok, "no error for " .. tostring(case[1]))
+    assert(tostring(err):find(case[2]), "'" .. tostring(err) .. "' should say '" .. case[2] .. "'")
+  end
+end
+
+T["a bot table is used as it is"] = function()
+  local b = { name = "mine", choose = function(_, g) return g:moves()[1] end }
+  assert(konane.bot(b) == b)
+  local rec = konane.play(b, "random:seed=1", { seed = 2 })
+  assert(rec.tags.Black == "mine" and rec.black == "mine")
+  check_record(rec)
+end
+
+T["seeded games repeat move for move"] = function()
+  for _, pair in ipairs { { "random", "random" }, { "greedy", "random" }, { "mcts:playouts=30", "greedy" } } do
+    local a = konane.play(pair[1], pair[2], { seed = 11, rows = 6, cols = 6, comments = false })
+    local b = konane.play(pair[1], pair[2], { seed = 11, rows = 6, cols = 6, comments = false })
+    assert(table.concat(a.moves, " ") == table.concat(b.moves, " "), pair[1] .. " vs " .. pair[2])
+    local c = konane.play(pair[1], pair[2], { seed = 12, rows = 6, cols = 6, comments = false })
+    check_record(c)
+  end
+  local r1 = konane.play("random:seed=5", "random:seed=6")
+  local r2 = konane.play("random:seed=5", "random:seed=6")
+  assert(table.concat(r1.moves, " ") == table.concat(r2.moves, " "))
+end
+
+T["every built-in bot finishes seeded games with legal moves on several boards"] = function()
+  local specs = { "random", "greedy", "alphabeta:depth=2", "alphabeta:time=0.02",
+                  "mcts:playouts=40", "solver:time=0.02" }
+  for i, spec in ipairs(specs) do
+    for j, size in ipairs { { 6, 6 }, { 5, 7 } } do
+      local rec = konane.play(spec, specs[(i % #specs) + 1],
+        { seed = i * 10 + j, rows = size[1], cols = size[2], variant = "free" })
+      assert(rec.termination == "normal", spec .. ": " .. tostring(rec.reason))
+      check_record(rec)
+    end
+  end
+end
+
+T["greedy beats random most of the time and alphabeta beats greedy"] = function()
+  local wins = 0
+  for seed = 1, 10 do
+    local rec = konane.play(seed % 2 == 0 and "greedy" or "random", seed % 2 == 0 and "random" or "greedy",
+      { seed = seed, rows = 6, cols = 6 })
+    local greedy_side = seed % 2 == 0 and "black" or "white"
+    if rec.winner == greedy_side then wins = wins + 1 end
+  end
+  assert(wins >= 6, "greedy won only " .. wins .. " of 10 against random")
+  local ab = 0
+  for seed = 1, 4 do
+    local black = seed % 2 == 0 and "alphabeta:depth=4" or "greedy"
+    local white = seed % 2 == 0 and "greedy" or "alphabeta:depth=4"
+    local rec = konane.play(black, white, { seed = seed, rows = 6, cols = 6 })
+    if (rec.winner == "black") == (seed % 2 == 0) then ab = ab + 1 end
+  end
+  assert(ab >= 3, "alphabeta won only " .. ab .. " of 4 against greedy")
+end
+
+T["the solver plays a proven position perfectly"] = function()
+  -- 4x4 with the centre pair removed: the second player (White) wins with perfect play
+  for _, black in ipairs { "random", "greedy", "alphabeta:depth=3" } do
+    local rec = konane.play(black, "solver:time=0.5", { variant = "odd_centre", rows = 4, cols = 4, seed = 1 })
+    assert(rec.winner == "white", black .. " beat the solver on 4x4")
+  end
+end
+
+T["an illegal move, an error, a bad answer or a resignation loses the game with its reason"] = function()
+  local cases = {
+    { scripted("illegal", { "a1-a9" }), "illegal move", "no such square" },
+    { scripted("wrong", { "h8" }), "illegal move", "h8" },
+    { { name = "raiser", choose = function() error("boom") end }, "error", "boom" },
+    { { name = "nil", choose = function() end }, "bad answer", "nil" },
+    { scripted("number", { 42 }), "bad answer", "number" },
+    { scripted("table", { {} }), "bad answer", "table" },
+    { scripted("resigner", { "resign" }), "resignation", "resigned" },
+    { { name = "bad new_game", new_game = function() error("no thanks") end,
+        choose = function(_, g) return g:moves()[1] end }, "error", "new_game: .*no thanks" },
+  }
+  for _, case in ipairs(cases) do
+    for _, as_black in ipairs { true, false } do
+      local black = as_black and case[1] or "random:seed=1"
+      local white = as_black and "random:seed=1" or case[1]
+      local rec = konane.play(black, white, { seed = 1 })
+      local side = as_black and "black" or "white"
+      local other = as_black and "white" or "black"
+      assert(rec.winner == other, case[1].name .. " as " .. side .. " should lose")
+      assert(rec.termination == case[2], case[1].name .. ": termination " .. tostring(rec.termination))
+      assert(tostring(rec.reason):find(case[3]), case[1].name .. ": reason " .. tostring(rec.reason))
+      local text = konane.pgn.write(rec)
+      assert(text:find('[Termination "' .. case[2] .. '"]', 1, true))
+      local back = assert(konane.pgn.read(text))[1]
+      assert(back.winner == other and back.termination == case[2])
+      check_record(rec)
+    end
+  end
+end
+
+T["a bot answering a table with a move field and a comment is accepted"] = function()
+  local b = { name = "tabular", choose = function(_, g) return { move = g:moves()[1], score = 7 } end }
+  local rec = konane.play(b, "greedy", { seed = 1 })
+  assert(rec.termination == "normal")
+  assert(rec.comments[1]:find("score=7"))
+end
+
+T["a bot that loops or overruns its time loses on time and the game goes on"] = function()
+  local looper = { name = "looper", choose = function() while true do end end }
+  local t0 = konane.core.clock()
+  local rec = konane.play("greedy", looper, { time = 0.1, seed = 1 })
+  assert(konane.core.clock() - t0 < 2)
+  assert(rec.winner == "black" and rec.termination == "time forfeit", tostring(rec.reason))
+  assert(#rec.moves == 1)
+  local sleeper = { name = "slow", choose = function(_, g)
+    local t = konane.core.clock()
+    while konane.core.clock() - t < 0.05 do end
+    return g:moves()[1]
+  end }
+  rec = konane.play(sleeper, "random", { game_time = 0.12, seed = 1 })
+  assert(rec.winner == "white" and rec.termination == "time forfeit", tostring(rec.reason))
+  -- and konane still works afterwards
+  assert(#konane.new():moves() == 4)
+end
+
+T["the built-in bots stay within the time limits"] = function()
+  for _, spec in ipairs { "alphabeta", "mcts", "solver" } do
+    local rec = konane.play(spec, "greedy", { time = 0.05, seed = 3, rows = 6, cols = 6 })
+    assert(rec.termination == "normal", spec .. ": " .. tostring(rec.reason))
+    local rec2 = konane.play("greedy", spec, { game_time = 0.3, seed = 3, rows = 6, cols = 6 })
+    assert(rec2.termination == "normal", spec .. ": " .. tostring(rec2.reason))
+  end
+end
+
+T["an opening is played first and recorded, and an illegal one raises"] = function()
+  local rec = konane.play("greedy", "greedy", { opening = "1. d5 e5 2. b5-d5", seed = 1 })
+  assert(rec.moves[1] == "d5" and rec.moves[2] == "e5" and rec.moves[3] == "b5-d5")
+  check_record(rec)
+  rec = konane.play("greedy", "greedy", { opening = { "E4", "e3" } })
+  assert(rec.moves[1] == "e4" and rec.moves[2] == "e3")
+  local ok, err = pcall(konane.play, "greedy", "greedy", { opening = "d5 d3" })
+  assert(not ok and err:find("opening move 2 'd3' is illegal"), err)
+  ok, err = pcall(konane.play, "greedy", "greedy", { time = -1 })
+  assert(not ok and err:find("time"), err)
+end
+
+T["new_game, done and on_move are called with the game's information"] = function()
+  local seen = {}
+  local b = {
+    name = "watcher",
+    new_game = function(_, info) seen.info = info end,
+    choose = function(_, g, clock)
+      seen.clock = seen.clock or clock
+      return g:moves()[1]
+    end,
+    done = function(_, result) seen.result = result end,
+  }
+  local moves = 0
+  local rec = konane.play(b, "random", { seed = 9, time = 5, rows = 6, cols = 6, tags = { Round = "3" },
+    on_move = function(r, m) moves = moves + 1; assert(r.moves[#r.moves] == m) end })
+  assert(seen.info.side == "black" and seen.info.opponent == "random" and seen.info.seed == 9)
+  assert(seen.info.rows == 6 and seen.info.variant == "brainking")
+  assert(seen.clock.time == 5 and seen.clock.ply == 1)
+  assert(seen.result.record == rec and seen.result.won == (rec.winner == "black"))
+  assert(moves == #rec.moves)
+  assert(rec.tags.Round == "3" and konane.pgn.write(rec):find('[Round "3"]', 1, true))
+end
+
+T["the game given to choose is a copy the bot may change"] = function()
+  local vandal = { name = "vandal", choose = function(_, g)
+    local m = g:moves()[1]
+    g:play(m)
+    return m
+  end }
+  local rec = konane.play(vandal, "greedy", { seed = 1 })
+  assert(rec.termination == "normal")
+  check_record(rec)
+end
+
+T["the human bot reads moves, lists them on request and resigns at end of input"] = function()
+  local lines = { "moves", "zz", "d5" }
+  local out = {}
+  local h = konane.bot("human")
+  h = require("konane.bots.human").new {
+    input = function() return table.remove(lines, 1) end,
+    output = function(s) out[#out + 1] = s end,
+  }
+  local rec = konane.play(h, "greedy", { seed = 1 })
+  local text = table.concat(out)
+  assert(rec.moves[1] == "d5")
+  assert(text:find("a8 d5 e4 h1") or text:find("h1"), "the legal moves were listed")
+  assert(text:find("illegal move 'zz'"))
+  assert(rec.termination == "resignation" and rec.winner == "white")
+end
+
+T["the example bots play seeded games"] = function()
+  local specs = { "examples/bots/greedy.lua", "examples/bots/mcts.lua:playouts=60,seed=1",
+                  "examples/bots/lua_eval.lua:depth=2" }
+  for i, spec in ipairs(specs) do
+    for seed = 1, 2 do
+      local rec = konane.play(spec, "random", { seed = seed, rows = 6, cols = 6 })
+      assert(rec.termination == "normal", spec .. ": " .. tostring(rec.reason))
+      check_record(rec)
+      local rec2 = konane.play("greedy", spec, { seed = seed + i, rows = 6, cols = 6 })
+      assert(rec2.termination == "normal", spec .. ": " .. tostring(rec2.reason))
+    end
+  end
+  -- the greedy example in a dozen lines
+  local n = 0
+  for line in io.lines("examples/bots/greedy.lua") do
+    if not line:match("^%s*%-%-") and line:match("%S") then n = n + 1 end
+  end
+  assert(n <= 14, "the greedy example has " .. n .. " lines of code")
+end
+
+return T

@@ -1,0 +1,185 @@
+-- Game records: PGN written for every game and read back (rules.md "Game records").
+local konane = require "konane"
+local pgn = konane.pgn
+
+local T = {}
+
+local function play_seeded(seed, opts)
+  opts = opts or {}
+  opts.seed = seed
+  opts.comments = opts.comments
+  return konane.play("random:seed=" .. seed, "greedy:seed=" .. seed, opts)
+end
+
+local function final_fen(record)
+  return pgn.replay(record):fen()
+end
+
+T["a written record has the tags of rules.md in order and numbered moves"] = function()
+  local rec = play_seeded(1)
+  local text = pgn.write(rec)
+  local order = {}
+  for name in text:gmatch("%[(%w+) ") do order[#order + 1] = name end
+  local pos = {}
+  for i, name in ipairs(order) do pos[name] = i end
+  for _, name in ipairs { "Event", "Black", "White", "Result", "Variant", "Board", "Termination" } do
+    assert(pos[name], "missing tag " .. name .. " in\n" .. text)
+  end
+  assert(pos.Black < pos.White and pos.White < pos.Result and pos.Result < pos.Variant)
+  assert(text:find('[Variant "brainking"]', 1, true))
+  assert(text:find('[Board "8x8"]', 1, true))
+  assert(not text:find("[FEN", 1, true), "no FEN tag for the variant's own start")
+  assert(text:find("\n1%. " .. rec.moves[1] .. " "), "movetext starts with 1. <first move>")
+  assert(text:find(" 2%. " .. rec.moves[3]:gsub("%-", "%%-")) or text:find("\n2%. " .. rec.moves[3]:gsub("%-", "%%-")))
+  assert(text:match("(%S+)%s*$") == rec.result, "the movetext ends with the result")
+  for line in text:gmatch("[^\n]+") do assert(#line <= 79, "line too long: " .. line) end
+end
+
+T["result 1-0 means Black won and 0-1 White"] = function()
+  for seed = 1, 6 do
+    local rec = play_seeded(seed)
+    local g = final_fen(rec)
+    assert(g)
+    local replayed = pgn.replay(rec)
+    assert(replayed:over())
+    assert(replayed:winner() == rec.winner)
+    assert(rec.result == (rec.winner == "black" and "1-0" or "0-1"))
+  end
+end
+
+T["every record read back replays to the same final position"] = function()
+  local records, texts = {}, {}
+  for seed = 1, 5 do
+    local rec = play_seeded(seed, { rows = 6, cols = 6 })
+    records[#records + 1] = rec
+    texts[#texts + 1] = pgn.write(rec)
+  end
+  local back, err = pgn.read(table.concat(texts))
+  assert(err == nil, err)
+  assert(#back == #records)
+  for i, rec in ipairs(records) do
+    local b = back[i]
+    assert(b.result == rec.result and b.winner == rec.winner)
+    assert(b.rows == 6 and b.cols == 6 and b.variant == "brainking")
+    assert(#b.moves == #rec.moves)
+    for j, m in ipairs(rec.moves) do assert(b.moves[j] == m) end
+    assert(final_fen(b) == final_fen(rec))
+    assert(b.tags.Black == rec.tags.Black and b.termination == "normal")
+  end
+end
+
+T["a start position other than the variant's is written as FEN and read back"] = function()
+  local fen = "xoxoxo/oxoxox/x1xoxo/oxoxox/xoxo1o/oxoxox b"
+  local rec = konane.play("greedy", "greedy", { fen = fen, rows = 6, cols = 6 })
+  assert(rec.fen == fen, tostring(rec.fen))
+  local text = pgn.write(rec)
+  assert(text:find('[FEN "' .. fen .. '"]', 1, true))
+  local back = assert(pgn.read(text))[1]
+  assert(back.fen == fen)
+  assert(final_fen(back) == final_fen(rec))
+end
+
+T["a game starting with White to move is numbered 1... for White's first move"] = function()
+  local rec = konane.play("greedy", "greedy", { variant = "centre_corner", rows = 5, cols = 5 })
+  local text = pgn.write(rec)
+  assert(text:find("\n1%.%.%. " .. rec.moves[1]:gsub("%-", "%%-")), text)
+  local back = assert(pgn.read(text))[1]
+  assert(final_fen(back) == final_fen(rec))
+end
+
+T["comments and the termination reason survive a round trip"] = function()
+  local rec = play_seeded(3)
+  rec.comments[2] = "a comment with a } brace"
+  rec.comments[0] = "before the first move"
+  rec.termination = "time forfeit"
+  rec.reason = 'white took "too long"\nreally'
+  local back = assert(pgn.read(pgn.write(rec)))[1]
+  assert(back.comments[0] == "before the first move")
+  assert(back.comments[2] == "a comment with a ) brace", back.comments[2])
+  assert(back.comments[1] == rec.comments[1])
+  assert(back.termination == "time forfeit")
+  assert(back.reason == 'white took "too long" really', back.reason)
+end
+
+T["records from other writers are accepted: upper case, paths, NAGs, variations, no result tag"] = function()
+  local text = [[
+[Event "hand written"]
+[Black "A"]
+[White "B"]
+
+; a line comment
+1.D5 E5 $1 2. B5D5 (2. d7-d5?) {free text} 2... e3-e5!? *
+]]
+  local recs, err = pgn.read(text)
+  assert(err == nil, err)
+  assert(#recs == 1)
+  local r = recs[1]
+  assert(r.moves[1] == "d5" and r.moves[2] == "e5" and r.moves[3] == "b5-d5" and r.moves[4] == "e3-e5",
+    table.concat(r.moves, " "))
+  assert(r.result == "*" and r.winner == nil)
+  assert(r.variant == "brainking" and r.rows == 8)
+end
+
+T["a malformed game gives its line number and the games before it"] = function()
+  local good = pgn.write(play_seeded(1)) .. "\n" .. pgn.write(play_seeded(2))
+  local lines_before = select(2, good:gsub("\n", "")) + 1
+  local cases = {
+    { '[Event "x"]\n\n1. d5 e5 2. zz9-q ', "unexpected 'zz9%-q'" },
+    { '[Event "x]\n', "unterminated string" },
+    { '[Event "x"]\n1. d5 {never closed\n', "unterminated comment" },
+    { '[Event "x"]\n1. d5 e5 2. f5-f7 0-1\n', "illegal move 3 'f5%-f7'" },
+    { '[Board "8by8"]\n1. d5 *\n', "tag Board" },
+    { '[Result "1-0"]\n1. d5 0-1\n', "disagrees" },
+    { 'Event "x"]\n', "unexpected" },
+    { '[Event "x"]\n1. d5 1/2-1/2\n', "draw" },
+  }
+  for _, case in ipairs(cases) do
+    local recs, err = pgn.read(good .. case[1])
+    assert(err, "no error for " .. case[1])
+    assert(#recs == 2, "the two games before are returned (" .. #recs .. ") for " .. case[1])
+    local line = tonumber(err:match("^line (%d+):"))
+    assert(line and line >= lines_before, "line number in '" .. err .. "' (the bad game starts at line " .. lines_before .. ")")
+    assert(err:find(case[2]), "'" .. err .. "' should match '" .. case[2] .. "'")
+  end
+  local recs, err = pgn.read(good .. '[Event "x"]\n\n1. d5 e5\n2. f5-f7 0-1\n')
+  assert(#recs == 2 and err:match("^line (%d+):") == tostring(lines_before + 3), err)
+end
+
+T["read_file names the file in its messages and write_file writes several games"] = function()
+  local path = os.tmpname()
+  local a, b = play_seeded(4), play_seeded(5)
+  assert(pgn.write_file(path, { a, b }))
+  local recs, err = pgn.read_file(path)
+  assert(err == nil and #recs == 2, err)
+  assert(final_fen(recs[2]) == final_fen(b))
+  local f = io.open(path, "a")
+  f:write("[Event \"broken\"]\n1. d5 e5 2. x\n")
+  f:close()
+  recs, err = pgn.read_file(path)
+  os.remove(path)
+  assert(#recs == 2 and err:find(path .. ":%d+: "), err)
+  local none, msg = pgn.read_file("/nonexistent/dir/games.pgn")
+  assert(none == nil and msg:find("nonexistent"))
+end
+
+T["empty text and text without games give no record and no error"] = function()
+  local recs, err = pgn.read("")
+  assert(#recs == 0 and err == nil)
+  recs, err = pgn.read("\n\n; only a comment\n")
+  assert(#recs == 0 and err == nil)
+end
+
+T["read with check = false keeps moves as written without replaying"] = function()
+  local recs, err = pgn.read('[Variant "nonesuch"]\n1. D5 E5 *\n', { check = false })
+  assert(err == nil and recs[1].moves[1] == "D5")
+  recs, err = pgn.read('[Variant "nonesuch"]\n1. D5 E5 *\n')
+  assert(#recs == 0 and err:find("nonesuch"), err)
+end
+
+T["bad arguments raise"] = function()
+  assert(not pcall(pgn.write, nil))
+  assert(not pcall(pgn.read, 42))
+  assert(not pcall(pgn.write, { moves = { 1, 2 } }))
+end
+
+return T
