@@ -818,37 +818,35 @@ function M.report(res)
   local by_index = {}
   for _, b in ipairs(res.bots) do by_index[b.index] = b end
   if n > 2 then
-    add("")
-    add("Crosstable (wins-losses of the row against the column):")
+    -- columns are numbered by rank, so long bot names do not widen the table
     local cw = 7
-    for _, b in ipairs(res.bots) do cw = math.max(cw, (utf8.len(b.name) or #b.name) + 1) end
-    local head = pad("", width + 2)
-    for _, b in ipairs(res.bots) do head = head .. pad(b.name, cw, true) end
-    add(head)
     for _, a in ipairs(res.bots) do
-      local line = pad(a.name, width + 2)
       for _, b in ipairs(res.bots) do
-        local cell
-        if a == b then cell = "-"
-        else
-          local w, l = res.wins[a.index][b.index], res.wins[b.index][a.index]
-          cell = (w + l > 0) and (w .. "-" .. l) or "."
+        if a ~= b then
+          cw = math.max(cw, #(res.wins[a.index][b.index] .. "-" .. res.wins[b.index][a.index]) + 2)
         end
-        line = line .. pad(cell, cw, true)
       end
-      add(line)
     end
-    add("")
-    add("Likelihood of superiority (row stronger than column, from their games):")
-    add(head)
-    for _, a in ipairs(res.bots) do
-      local line = pad(a.name, width + 2)
-      for _, b in ipairs(res.bots) do
-        local v = a.los[b.name]
-        line = line .. pad(a == b and "-" or (v and string.format("%.1f%%", 100 * v) or "."), cw, true)
+    local head = pad("", width + 6)
+    for _, b in ipairs(res.bots) do head = head .. pad(b.rank, cw, true) end
+    local function table_of(title, cell)
+      add("")
+      add(title)
+      add(head)
+      for _, a in ipairs(res.bots) do
+        local line = pad(a.rank, 4, true) .. "  " .. pad(a.name, width)
+        for _, b in ipairs(res.bots) do line = line .. pad(a == b and "-" or cell(a, b), cw, true) end
+        add(line)
       end
-      add(line)
     end
+    table_of("Crosstable (wins-losses of the row against the column):", function(a, b)
+      local w, l = res.wins[a.index][b.index], res.wins[b.index][a.index]
+      return (w + l > 0) and (w .. "-" .. l) or "."
+    end)
+    table_of("Likelihood of superiority (row stronger than column, from their games):", function(a, b)
+      local v = a.los[b.name]
+      return v and string.format("%.1f%%", 100 * v) or "."
+    end)
   end
   if res.match then
     local m = res.match

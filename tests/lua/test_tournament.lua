@@ -1,0 +1,408 @@
+-- Tournaments: schedules, determinism across workers, journal and resume, SPRT, shards, hostile
+-- bots and the command line. Small boards and quick bots keep every test well under a second or
+-- two.
+local konane = require "konane"
+local T = require "konane.tournament"
+local stats = require "konane.stats"
+local pgn = require "konane.pgn"
+local core = konane.core
+
+local HOSTILE = "tests/lua/fixtures/tournament_hostile_bot.lua"
+
+local function sh_quote(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
+
+-- A fresh empty directory; removed by cleanup().
+local made = {}
+local function tmpdir()
+  local p = os.tmpname()
+  os.remove(p)
+  assert(os.execute("mkdir -p " .. sh_quote(p)))
+  made[#made + 1] = p
+  return p
+end
+local function cleanup()
+  for _, p in ipairs(made) do os.execute("rm -rf " .. sh_quote(p)) end
+  made = {}
+end
+
+local function read(path)
+  local f = assert(io.open(path, "rb"))
+  local t = f:read("a")
+  f:close()
+  return t
+end
+
+local function write(path, text)
+  local f = assert(io.open(path, "wb"))
+  f:write(text)
+  f:close()
+end
+
+local function sleep(s) core.poll({}, s) end
+
+-- Runs the command line; returns exit code and the combined output.
+local function cli(args)
+  local argv = { core.exe_path(), "scripts/tournament.lua" }
+  for _, a in ipairs(args) do argv[#argv + 1] = a end
+  local p = assert(core.spawn(argv))
+  local out = {}
+  while true do
+    core.poll({ p }, 1)
+    local s = p:read()
+    if s == nil then break end
+    out[#out + 1] = s
+  end
+  local _, code = p:wait(true)
+  return code, table.concat(out)
+end
+
+local function quiet(o)
+  o.progress = false
+  o.log = o.log or function() end
+  return o
+end
+
+local function base(extra)
+  local o = { bots = { "greedy", "random", "random:seed=7" }, rows = 6, cols = 6, games = 2,
+              time = 5 }
+  for k, v in pairs(extra or {}) do o[k] = v end
+  return quiet(o)
+end
+
+-- The per-bot lines of a result, to compare two runs.
+local function summary(res)
+  local out = {}
+  for _, b in ipairs(res.bots) do
+    out[#out + 1] = string.format("%s %d %d %d %.9f %.9f", b.name, b.games, b.wins, b.losses, b.elo,
+      b.elo_error or -1)
+  end
+  return table.concat(out, "\n")
+end
+
+local function records_of(dir)
+  local recs, err = pgn.read(read(dir .. "/games.pgn"))
+  assert(not err, err)
+  return recs
+end
+
+local tests = {}
+
+tests["a round robin plays every pair on every opening with both colours"] = function()
+  local dir = tmpdir()
+  local res = T.run(base { out = dir, games = 4 })
+  assert(res.games == 12 and res.complete, "12 games expected, got " .. res.games)
+  local recs = records_of(dir)
+  assert(#recs == 12)
+  -- group by pair and opening: each (pair, opening) has one game with each colour
+  local seen = {}
+  for _, r in ipairs(recs) do
+    local opening = r.moves[1] .. " " .. r.moves[2]
+    local key = (r.black < r.white and (r.black .. "|" .. r.white) or (r.white .. "|" .. r.black)) ..
+      "|" .. opening
+    seen[key] = seen[key] or {}
+    assert(not seen[key][r.black], "same colours twice on " .. key)
+    seen[key][r.black] = true
+  end
+  local n = 0
+  for _, v in pairs(seen) do
+    n = n + 1
+    local c = 0
+    for _ in pairs(v) do c = c + 1 end
+    assert(c == 2, "an opening was not played with both colours")
+  end
+  assert(n == 6, "3 pairs x 2 openings expected, got " .. n)
+  for _, b in ipairs(res.bots) do assert(b.games == 8 and b.wins + b.losses == 8) end
+  cleanup()
+end
+
+tests["results are the same with one worker and with two worker processes"] = function()
+  local a = T.run(base { games = 4 })
+  local dir = tmpdir()
+  local b = T.run(base { games = 4, workers = 2, out = dir })
+  assert(summary(a) == summary(b), summary(a) .. "\n--\n" .. summary(b))
+  -- and the same seed gives the same games again
+  local c = T.run(base { games = 4 })
+  assert(summary(a) == summary(c))
+  cleanup()
+end
+
+tests["a different seed plays different games"] = function()
+  local a = T.new(base { games = 4, seed = 1 })
+  local b = T.new(base { games = 4, seed = 2 })
+  local ga, gb = a:schedule(), b:schedule()
+  assert(#ga == #gb)
+  assert(ga[1].seed ~= gb[1].seed)
+end
+
+tests["a gauntlet pairs the first bot with each other bot only"] = function()
+  local dir = tmpdir()
+  local res = T.run(base { format = "gauntlet", out = dir,
+                           bots = { "greedy", "random", "random:seed=3", "random:seed=4" } })
+  assert(res.games == 6)
+  for _, r in ipairs(records_of(dir)) do
+    assert(r.black == "greedy" or r.white == "greedy", r.black .. " - " .. r.white)
+  end
+  local json = read(dir .. "/results.json")
+  assert(json:find('"games": 6'))
+  cleanup()
+end
+
+tests["a Swiss tournament pairs by score, gives byes and avoids rematches"] = function()
+  local bots = { "greedy", "random", "random:seed=4", "alphabeta:depth=1", "alphabeta:depth=2" }
+  local dir = tmpdir()
+  local res = T.run(quiet { bots = bots, format = "swiss", rounds = 3, rows = 6, cols = 6,
+                            games = 2, out = dir })
+  -- 5 players: 2 boards a round, 2 games each, 3 rounds
+  assert(res.games == 12 and res.complete, "12 games expected, got " .. res.games)
+  local byes = 0
+  for _, n in pairs(res.byes) do byes = byes + n end
+  assert(byes == 3)
+  for _, n in pairs(res.byes) do assert(n == 1, "a player got two byes") end
+  local met = {}
+  for _, r in ipairs(records_of(dir)) do
+    local round = tonumber(r.tags.Round:match("^(%d+)"))
+    local key = r.black < r.white and (r.black .. "|" .. r.white) or (r.white .. "|" .. r.black)
+    if met[key] and met[key] ~= round then error("rematch of " .. key) end
+    met[key] = round
+  end
+  local two = T.run(quiet { bots = bots, format = "swiss", rounds = 3, rows = 6, cols = 6,
+                            games = 2, workers = 2 })
+  assert(summary(res) == summary(two))
+  cleanup()
+end
+
+tests["SPRT accepts H1 for a clearly stronger bot and stops"] = function()
+  local dir = tmpdir()
+  local res = T.run(quiet { bots = { "greedy", "random" }, rows = 6, cols = 6, games = 200,
+                            sprt = { elo0 = 0, elo1 = 100, alpha = 0.05, beta = 0.05 }, out = dir })
+  local s = res.sprt
+  assert(s.status == "H1", "H1 expected, got " .. tostring(s.status))
+  assert(s.games < 200 and res.games == s.games)
+  -- the LLR is the binomial one over the counted games
+  local t = stats.sprt { elo0 = 0, elo1 = 100 }
+  assert(math.abs(s.llr - t.llr(s.wins, s.losses)) < 1e-12)
+  assert(s.llr >= t.upper and t.llr(s.wins - 1, s.losses) < t.upper)
+  -- swapped: the weaker bot first, H0
+  local res2 = T.run(quiet { bots = { "random", "greedy" }, rows = 6, cols = 6, games = 200,
+                             sprt = { elo0 = 0, elo1 = 100 } })
+  assert(res2.sprt.status == "H0")
+  assert(read(dir .. "/results.json"):find('"status": "H1"'))
+  cleanup()
+end
+
+tests["an SPRT match needs two bots and no shards"] = function()
+  local ok, err = pcall(T.new, base { sprt = { elo0 = 0, elo1 = 10 } })
+  assert(not ok and err:find("exactly two bots"))
+  ok, err = pcall(T.new, quiet { bots = { "greedy", "random" }, sprt = {}, shard = { 1, 2 } })
+  assert(not ok and err:find("sharded"))
+end
+
+tests["a corrupt or truncated last record is dropped and replayed on resume"] = function()
+  local full = T.run(base { games = 4 })
+  local dir = tmpdir()
+  T.run(base { games = 4, out = dir })
+  local text = read(dir .. "/games.pgn")
+  -- keep 9 records, then cut the 10th in its movetext
+  local starts = {}
+  for pos in text:gmatch("()%[Event ") do starts[#starts + 1] = pos end
+  assert(#starts == 12)
+  local cut = text:sub(1, starts[10] - 1) .. text:sub(starts[10], starts[10] + 300)
+  write(dir .. "/games.pgn", cut)
+  local warnings = {}
+  local res = T.run(base { games = 4, out = dir, resume = true,
+                           log = function(m) warnings[#warnings + 1] = m end })
+  assert(#warnings == 1 and warnings[1]:find("incomplete"), table.concat(warnings, "\n"))
+  assert(summary(res) == summary(full))
+  assert(#records_of(dir) == 12)
+  assert(read(dir .. "/games.pgn.rejected"):sub(1, 7) == "[Event ")
+  -- garbage (a power cut leaves zeros) after complete records
+  write(dir .. "/games.pgn", read(dir .. "/games.pgn") .. string.rep("\0", 64))
+  local again = T.run(base { games = 4, out = dir, resume = true })
+  assert(summary(again) == summary(full) and #records_of(dir) == 12)
+  cleanup()
+end
+
+tests["resume never plays a game twice and ignores foreign records"] = function()
+  local dir = tmpdir()
+  local full = T.run(base { games = 4, out = dir })
+  local text = read(dir .. "/games.pgn")
+  local first = text:sub(1, text:find("%[Event ", 2) - 1)
+  -- a duplicate of game 1 and a record of a game this schedule does not have
+  local foreign = first:gsub('%[Game "1"%]', '[Game "999"]')
+  write(dir .. "/games.pgn", text .. first .. foreign)
+  local played = 0
+  local res = T.run(base { games = 4, out = dir, resume = true, on_game = function() played = played + 1 end })
+  assert(played == 0, "no game should be replayed")
+  assert(summary(res) == summary(full))
+  assert(#records_of(dir) == 12)
+  cleanup()
+end
+
+tests["resume refuses changed settings and a directory without a tournament"] = function()
+  local dir = tmpdir()
+  T.run(base { out = dir })
+  local ok, err = pcall(T.new, base { out = dir, resume = true, games = 6 })
+  assert(not ok and err:find("differs"), err)
+  ok, err = pcall(T.new, base { out = dir })
+  assert(not ok and err:find("already holds a tournament"), err)
+  ok, err = pcall(T.new, { out = tmpdir(), resume = true })
+  assert(not ok and err:find("no tournament"), err)
+  cleanup()
+end
+
+tests["a tournament killed with SIGKILL resumes to the results of an uninterrupted run"] = function()
+  local dir = tmpdir()
+  local args = { core.exe_path(), "scripts/tournament.lua", "--bot", "greedy", "--bot", "random",
+                 "--bot", "alphabeta:depth=1", "--size", "6x6", "--games", "20", "--out", dir }
+  local p = assert(core.spawn(args, { pgroup = true }))
+  -- wait for some games, then kill -9 in the middle of the run
+  local t0 = core.clock()
+  local n = 0
+  while core.clock() - t0 < 20 do
+    sleep(0.01)
+    local f = io.open(dir .. "/games.pgn", "rb")
+    if f then
+      local text = f:read("a")
+      f:close()
+      n = select(2, text:gsub("%[Event ", ""))
+      if n >= 5 then break end
+    end
+    p:read()
+  end
+  p:kill(9)
+  p:close()
+  assert(n >= 5, "the tournament did not start")
+  local code, out = cli { "--resume", "--out", dir, "--workers", "2" }
+  assert(code == 0, out)
+  local ref = tmpdir()
+  local code2, out2 = cli { "--bot", "greedy", "--bot", "random", "--bot", "alphabeta:depth=1",
+                            "--size", "6x6", "--games", "20", "--out", ref }
+  assert(code2 == 0, out2)
+  assert(read(dir .. "/results.json") == read(ref .. "/results.json"))
+  assert(#records_of(dir) == 60)
+  cleanup()
+end
+
+tests["hostile bots forfeit their games and the tournament goes on"] = function()
+  local dir = tmpdir()
+  local res = T.run(quiet { bots = { "greedy", HOSTILE .. ":mode=loop", HOSTILE .. ":mode=raise",
+                                     HOSTILE .. ":mode=nonsense" },
+                            rows = 6, cols = 6, time = 0.1, out = dir, workers = 2 })
+  assert(res.games == 12 and res.complete)
+  for _, b in ipairs(res.bots) do
+    if b.name:find("hostile") then
+      -- against each other one of the pair wins; against greedy they always lose
+      local vs = res.wins[1][b.index]
+      assert(vs == 2, b.name .. " should lose both games against greedy")
+    end
+  end
+  assert(res.forfeits["time forfeit"] and res.forfeits["error"] and res.forfeits["bad answer"])
+  local reasons = {}
+  for _, r in ipairs(records_of(dir)) do
+    if r.termination ~= "normal" then reasons[r.termination] = r.reason end
+  end
+  assert(reasons["error"]:find("on purpose"), reasons["error"])
+  cleanup()
+end
+
+tests["shards together play the whole schedule and merge to the full results"] = function()
+  local full = T.run(base { games = 4 })
+  local dirs = {}
+  for i = 1, 3 do
+    dirs[i] = tmpdir()
+    local r = T.run(base { games = 4, shard = { i, 3 }, out = dirs[i] })
+    assert(r.games > 0 and r.games < 12)
+  end
+  local out = tmpdir() .. "/merged"
+  local merged = T.merge(dirs, out)
+  assert(merged.games == 12 and merged.complete)
+  assert(summary(merged) == summary(full))
+  assert(#records_of(out) == 12)
+  local part = T.merge({ dirs[1], dirs[2] })
+  assert(not part.complete and part.missing > 0)
+  cleanup()
+end
+
+tests["openings come from a file of moves or positions, checked line by line"] = function()
+  local dir = tmpdir()
+  local file = dir .. "/openings.txt"
+  local g = konane.new { rows = 6, cols = 6 }
+  g:play("a6")
+  g:play("b6")
+  write(file, "# three openings\n c4 c3\n\n1. a6 b6 2. a4-a6\n" .. g:fen() .. " a4-a6 b4-b6\n")
+  local res = T.run(base { openings = file, games = 6, out = dir .. "/t" })
+  assert(res.games == 18)
+  local seen = {}
+  for _, r in ipairs(records_of(dir .. "/t")) do
+    local key = (r.fen and "fen " or "") .. table.concat(r.moves, " ", 1, 2)
+    seen[key] = (seen[key] or 0) + 1
+  end
+  assert(seen["c4 c3"] == 6 and seen["a6 b6"] == 6 and seen["fen a4-a6 b4-b6"] == 6)
+  write(file, "c4 c3\nc4 z9\n")
+  local ok, err = pcall(T.new, base { openings = file })
+  assert(not ok and err:find("openings.txt:2:") and err:find("z9"), err)
+  -- random openings: sampled with the seed, the same each time
+  local a = T.new(base { openings = "random:4" })
+  local b = T.new(base { openings = "random:4" })
+  assert(#a.s.openings_list[1].moves == 4)
+  assert(table.concat(a.s.openings_list[1].moves, " ") == table.concat(b.s.openings_list[1].moves, " "))
+  cleanup()
+end
+
+tests["results.json has the games and per bot the name, games, wins, losses, score and Elo"] = function()
+  local dir = tmpdir()
+  T.run(base { out = dir })
+  local json = read(dir .. "/results.json")
+  assert(json:find('"games": 6'))
+  for _, key in ipairs { "name", "games", "wins", "losses", "score", "elo", "elo_error" } do
+    assert(json:find('"' .. key .. '": '), key)
+  end
+  cleanup()
+end
+
+tests["the command line rejects bad options with exit status 2"] = function()
+  local cases = {
+    { { "--bot", "greedy" }, "at least two" },
+    { { "--bot", "greedy", "--bot", "nosuchbot" }, "unknown bot" },
+    { { "--bot", "greedy", "--bot", "random", "--games", "3" }, "even" },
+    { { "--bot", "greedy", "--bot", "random", "--games", "x" }, "positive integer" },
+    { { "--bot", "greedy", "--bot", "random", "--format", "knockout" }, "roundrobin" },
+    { { "--bot", "greedy", "--bot", "random", "--size", "0x9" }, "RxC" },
+    { { "--bot", "greedy", "--bot", "random", "--time", "-1" }, "positive number" },
+    { { "--bot", "greedy", "--bot", "random", "--sprt", "elo0=5,elo1=1" }, "elo1" },
+    { { "--bot", "greedy", "--bot", "random", "--sprt", "gamma=1" }, "elo0=" },
+    { { "--bot", "greedy", "--bot", "random", "--shard", "3/2" }, "I/N" },
+    { { "--bot", "greedy", "--bot", "random", "--variant", "nosuch" }, "nosuch" },
+    { { "--frobnicate" }, "unknown option" },
+    { { "--resume" }, "--out" },
+  }
+  for _, c in ipairs(cases) do
+    local code, out = cli(c[1])
+    assert(code == 2, table.concat(c[1], " ") .. ": exit " .. tostring(code) .. "\n" .. out)
+    assert(out:find(c[2], 1, true), table.concat(c[1], " ") .. ": " .. out)
+  end
+end
+
+tests["--help documents every option"] = function()
+  local code, out = cli { "--help" }
+  assert(code == 0)
+  for _, o in ipairs { "--bot", "--games", "--format", "--rounds", "--variant", "--size", "--time",
+                       "--openings", "--workers", "--seed", "--out", "--resume", "--sprt",
+                       "--shard", "--merge" } do
+    assert(out:find(o, 1, true), o)
+  end
+end
+
+tests["the command line prints the standings and writes the files"] = function()
+  local dir = tmpdir()
+  local code, out = cli { "--bot", "greedy", "--bot", "random", "--bot", "random:seed=9",
+                          "--size", "6x6", "--out", dir .. "/t", "--workers", "2" }
+  assert(code == 0, out)
+  assert(out:find("Rank") and out:find("Elo") and out:find("Crosstable") and out:find("superiority"), out)
+  assert(not out:find("games/s"), "no progress line when not on a terminal")
+  local code2, out2 = cli { "--merge", dir .. "/t" }
+  assert(code2 == 0 and out2:find("6 of 6 games"), out2)
+  cleanup()
+end
+
+return tests
