@@ -159,6 +159,10 @@ void kn_unmake(const kn_board *b, kn_pos *p, kn_move m);
 int kn_gen64(const kn_board *b, uint64_t occ, int stm, uint64_t *masks,
              kn_move *moves);
 int kn_count64(const kn_board *b, uint64_t occ, int stm);
+/* Any board, jump phase only: the jumps of 'stm' in the occupancy words
+** 'occ', stored in 'moves' or only counted when 'moves' is NULL. */
+int kn_jumps_wide(const kn_board *b, const uint64_t *occ, int stm,
+                  kn_move *moves);
 
 /* ---- perft.c ---- */
 /* Returns the leaf count, or UINT64_MAX when 'stop' asked to stop. */

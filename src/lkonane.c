@@ -135,6 +135,31 @@ static void push_move(lua_State *L, const kn_board *b, kn_move m) {
   lua_pushlstring(L, buf, n);
 }
 
+/*
+** Move texts are cached per board in a table holding both directions:
+** cache[code] = text and cache[text] = code, so listing and playing moves
+** neither formats nor parses once a move has been seen. Pushes the board's
+** cache for the game at 'game_idx' and returns its index.
+*/
+static int push_cache(lua_State *L, int game_idx) {
+  lua_getiuservalue(L, game_idx, 1);
+  lua_getiuservalue(L, -1, 1);
+  lua_remove(L, -2);
+  return lua_gettop(L);
+}
+
+static void push_move_cached(lua_State *L, int cache, const kn_board *b,
+                             kn_move m) {
+  if (lua_rawgeti(L, cache, (lua_Integer)m) == LUA_TSTRING) return;
+  lua_pop(L, 1);
+  push_move(L, b, m);
+  lua_pushvalue(L, -1);
+  lua_rawseti(L, cache, (lua_Integer)m);
+  lua_pushvalue(L, -1);
+  lua_pushinteger(L, (lua_Integer)m);
+  lua_rawset(L, cache);
+}
+
 static int side_arg(lua_State *L, int idx, int def) {
   static const char *const names[] = {"black", "white", NULL};
   if (lua_isnoneornil(L, idx)) return def;
@@ -210,9 +235,11 @@ static int l_new(lua_State *L) {
   int empties = kn_pos_empties(&b, &p);
   int need_second = lua_getfield(L, 1, "second") != LUA_TNIL;
   size_t extra = need_second ? (size_t)b.nsq * sizeof(kn_bits) : 0;
-  lboard *lb = (lboard *)lua_newuserdatauv(L, sizeof(lboard) + extra, 0);
+  lboard *lb = (lboard *)lua_newuserdatauv(L, sizeof(lboard) + extra, 1);
   memset(lb, 0, sizeof(lboard) + extra);
   luaL_setmetatable(L, BOARD_MT);
+  lua_newtable(L); /* the move text cache, see push_move_cached */
+  lua_setiuservalue(L, -2, 1);
   int board_idx = lua_gettop(L);
   lb->b = b;
   if (lua_getfield(L, 1, "variant") == LUA_TSTRING)
@@ -276,9 +303,10 @@ static int l_moves(lua_State *L) {
   kn_move sorted[KN_MAX_MOVES];
   memcpy(sorted, m, (size_t)n * sizeof *m);
   if (n > 1) kn_sort_moves(sorted, n);
+  int cache = push_cache(L, 1);
   lua_createtable(L, n, 0);
   for (int i = 0; i < n; i++) {
-    push_move(L, g->b, sorted[i]);
+    push_move_cached(L, cache, g->b, sorted[i]);
     lua_rawseti(L, -2, i + 1);
   }
   return 1;
@@ -290,6 +318,21 @@ static int parse_legal(lua_State *L, kn_game *g, int idx, kn_move *out) {
   size_t len;
   const char *s = luaL_checklstring(L, idx, &len);
   int n;
+  if (lua_type(L, idx) == LUA_TSTRING) { /* seen before: no parsing */
+    int cache = push_cache(L, 1);
+    lua_pushvalue(L, idx);
+    int known = lua_rawget(L, cache) == LUA_TNUMBER;
+    kn_move code = known ? (kn_move)lua_tointeger(L, -1) : KN_NOMOVE;
+    lua_pop(L, 2);
+    if (known) {
+      const kn_move *list = legal_moves(g, &n);
+      for (int i = 0; i < n; i++)
+        if (list[i] == code) {
+          *out = code;
+          return 1;
+        }
+    }
+  }
   if (strlen(s) != len) {
     lua_pushnil(L);
     lua_pushfstring(L, "illegal move '%s': unexpected byte 0x00 at character %d",
@@ -316,7 +359,7 @@ static int l_play(lua_State *L) {
   push_history(L, g, m);
   kn_make(g->b, &g->pos, m);
   invalidate(g);
-  push_move(L, g->b, m);
+  push_move_cached(L, push_cache(L, 1), g->b, m);
   return 1;
 }
 
@@ -364,9 +407,10 @@ static int l_winner(lua_State *L) {
 
 static int l_history(lua_State *L) {
   kn_game *g = check_game(L, 1);
+  int cache = push_cache(L, 1);
   lua_createtable(L, g->nhist, 0);
   for (int i = 0; i < g->nhist; i++) {
-    push_move(L, g->b, g->hist[i]);
+    push_move_cached(L, cache, g->b, g->hist[i]);
     lua_rawseti(L, -2, i + 1);
   }
   return 1;

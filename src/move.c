@@ -26,12 +26,20 @@ size_t kn_square_name(const kn_board *b, int sq, char *buf, size_t len) {
   return n;
 }
 
+/* Write the canonical text of 'm' ("d5", "f5-b5"); returns its length. */
 size_t kn_move_text(const kn_board *b, kn_move m, char *buf, size_t len) {
-  char a[8], c[8];
-  kn_square_name(b, KN_FROM(m), a, sizeof a);
-  if (KN_IS_REMOVAL(m)) return (size_t)snprintf(buf, len, "%s", a);
-  kn_square_name(b, KN_TO(m), c, sizeof c);
-  return (size_t)snprintf(buf, len, "%s-%s", a, c);
+  char t[KN_MOVE_TEXT];
+  size_t n = kn_square_name(b, KN_FROM(m), t, sizeof t);
+  if (!KN_IS_REMOVAL(m)) {
+    t[n++] = '-';
+    n += kn_square_name(b, KN_TO(m), t + n, sizeof t - n);
+  }
+  if (len) {
+    size_t c = n < len - 1 ? n : len - 1;
+    memcpy(buf, t, c);
+    buf[c] = '\0';
+  }
+  return n;
 }
 
 /* XOR mask of 'm': origin, landing, and the pieces jumped in between. */

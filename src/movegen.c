@@ -95,65 +95,32 @@ int kn_gen64(const kn_board *b, uint64_t occ, int stm, uint64_t *masks,
   return n;
 }
 
-/* ---- wide boards: KN_WORDS words ---- */
+/* ---- wide boards: 2, 4 or 7 words ---- */
 
-/* out = in shifted towards higher squares by 'k' (1..63) */
-static inline void shl_bits(kn_bits *out, const kn_bits *in, int k) {
-  for (int i = KN_WORDS - 1; i > 0; i--)
-    out->w[i] = (in->w[i] << k) | (in->w[i - 1] >> (64 - k));
-  out->w[0] = in->w[0] << k;
-}
-
-static inline void shr_bits(kn_bits *out, const kn_bits *in, int k) {
-  for (int i = 0; i < KN_WORDS - 1; i++)
-    out->w[i] = (in->w[i] >> k) | (in->w[i + 1] << (64 - k));
-  out->w[KN_WORDS - 1] = in->w[KN_WORDS - 1] >> k;
-}
-
-static inline void shift_bits(kn_bits *out, const kn_bits *in, int s) {
-  if (s > 0) shl_bits(out, in, s);
-  else shr_bits(out, in, -s);
-}
-
-static inline int and_into(kn_bits *out, const kn_bits *a, const kn_bits *b) {
-  uint64_t any = 0;
-  for (int i = 0; i < KN_WORDS; i++) any |= out->w[i] = a->w[i] & b->w[i];
-  return any != 0;
-}
+#define NW 2
+#include "wide_impl.h"
+#undef NW
+#define NW 4
+#include "wide_impl.h"
+#undef NW
+#define NW 7
+#include "wide_impl.h"
+#undef NW
 
 /*
-** Walk the jumps of 'p' in every direction, calling back for each
-** landing set: when 'moves' is NULL only count them.
+** Jumps of 'stm' in the occupancy words 'occ' of a board of any size:
+** stored in 'moves', or only counted when 'moves' is NULL. Uses the
+** smallest word count that holds the board.
 */
+int kn_jumps_wide(const kn_board *b, const uint64_t *occ, int stm,
+                  kn_move *moves) {
+  if (b->nsq <= 128) return jumps_2(b, occ, stm, moves);
+  if (b->nsq <= 256) return jumps_4(b, occ, stm, moves);
+  return jumps_7(b, occ, stm, moves);
+}
+
 static int gen_wide(const kn_board *b, const kn_pos *p, kn_move *moves) {
-  kn_bits own, opp, emp, o, t, x;
-  int n = 0;
-  for (int i = 0; i < KN_WORDS; i++) {
-    own.w[i] = p->occ.w[i] & b->side[p->stm].w[i];
-    opp.w[i] = p->occ.w[i] & b->side[p->stm ^ 1].w[i];
-    emp.w[i] = b->all.w[i] & ~p->occ.w[i];
-  }
-  for (int d = 0; d < 4; d++) {
-    int s = b->delta[d];
-    shift_bits(&x, &opp, s);
-    and_into(&o, &x, &emp);
-    and_into(&x, &own, &b->jump[d]);
-    shift_bits(&t, &x, 2 * s);
-    for (int k = 1; and_into(&t, &t, &o); k++) {
-      if (moves) {
-        for (int i = 0; i < KN_WORDS; i++)
-          for (uint64_t y = t.w[i]; y; y &= y - 1) {
-            int to = i * 64 + LSB(y);
-            moves[n++] = KN_MOVE(to - 2 * k * s, to);
-          }
-      } else {
-        for (int i = 0; i < KN_WORDS; i++) n += POP(t.w[i]);
-      }
-      and_into(&x, &t, &b->jump[d]);
-      shift_bits(&t, &x, 2 * s);
-    }
-  }
-  return n;
+  return kn_jumps_wide(b, p->occ.w, p->stm, moves);
 }
 
 /* ---- the common interface ---- */
@@ -208,7 +175,20 @@ static int cmp_move(const void *a, const void *b) {
 
 /* Canonical order: by origin square index, then landing square index. */
 void kn_sort_moves(kn_move *moves, int n) {
-  qsort(moves, (size_t)n, sizeof *moves, cmp_move);
+  if (n > 48) {
+    qsort(moves, (size_t)n, sizeof *moves, cmp_move);
+    return;
+  }
+  for (int i = 1; i < n; i++) { /* short lists: insertion sort */
+    kn_move m = moves[i];
+    uint32_t k = ((uint32_t)KN_FROM(m) << 9) | (uint32_t)KN_TO(m);
+    int j = i - 1;
+    while (j >= 0 && (((uint32_t)KN_FROM(moves[j]) << 9) | (uint32_t)KN_TO(moves[j])) > k) {
+      moves[j + 1] = moves[j];
+      j--;
+    }
+    moves[j + 1] = m;
+  }
 }
 
 int kn_is_legal(const kn_board *b, const kn_pos *p, kn_move m) {

@@ -40,14 +40,45 @@ static uint64_t perft64(perft_ctx *c, uint64_t occ, int stm, int depth) {
   return total;
 }
 
+/* Flip the squares of jump 'm' in 'occ': origin, landing, jumped pieces. */
+static inline void apply_jump(const kn_board *b, uint64_t *occ, kn_move m) {
+  int from = KN_FROM(m), to = KN_TO(m);
+  int d = (to - from) % b->cols == 0 && (to - from) / b->cols != 0
+              ? (to > from ? b->cols : -b->cols)
+              : (to > from ? 1 : -1);
+  occ[from >> 6] ^= (uint64_t)1 << (from & 63);
+  occ[to >> 6] ^= (uint64_t)1 << (to & 63);
+  for (int s = from + d; s != to + d; s += 2 * d)
+    occ[s >> 6] ^= (uint64_t)1 << (s & 63);
+}
+
+/* Wide kernel: depth >= 1, jump phase, any board size. */
+static uint64_t perft_wide(perft_ctx *c, const kn_bits *occ, int stm,
+                           int depth) {
+  const kn_board *b = c->b;
+  kn_move moves[KN_MAX_MOVES];
+  uint64_t total = 0;
+  if (depth == 1) return (uint64_t)kn_jumps_wide(b, occ->w, stm, NULL);
+  if (depth >= 4 && should_stop(c)) return 0;
+  int n = kn_jumps_wide(b, occ->w, stm, moves);
+  for (int i = 0; i < n && !c->stopped; i++) {
+    kn_bits next = *occ;
+    apply_jump(b, next.w, moves[i]);
+    total += depth == 2 ? (uint64_t)kn_jumps_wide(b, next.w, stm ^ 1, NULL)
+                        : perft_wide(c, &next, stm ^ 1, depth - 1);
+  }
+  return total;
+}
+
 /* Generic recursion: removal phases and wide boards. */
 static uint64_t perft_any(perft_ctx *c, kn_pos *p, int depth) {
   const kn_board *b = c->b;
   kn_move moves[KN_MAX_MOVES];
   uint64_t total = 0;
   if (depth == 0) return 1;
-  if (b->narrow && kn_pos_phase(b, p) == KN_JUMP)
-    return perft64(c, p->occ.w[0], p->stm, depth);
+  if (kn_pos_phase(b, p) == KN_JUMP)
+    return b->narrow ? perft64(c, p->occ.w[0], p->stm, depth)
+                     : perft_wide(c, &p->occ, p->stm, depth);
   if (depth == 1) return (uint64_t)kn_count(b, p);
   if (depth >= 4 && should_stop(c)) return 0;
   int n = kn_gen(b, p, moves);

@@ -143,6 +143,12 @@ local function check_size(opts, key)
   return v
 end
 
+-- Games made by konane.new, by variant and options: a new game with the
+-- same settings is a clone, sharing the board and its move text cache.
+local prototypes, nprototypes = {}, 0
+
+local new_game
+
 --- A new game: konane.new{rows=, cols=, variant=, fen=}, all optional.
 function M.new(opts)
   if opts == nil then opts = {} end
@@ -155,6 +161,22 @@ function M.new(opts)
         :format(tostring(k)), 2)
     end
   end
+  local v = opts.variant or "brainking"
+  if type(v) == "string" then v = registered[v] or package.loaded["konane.variants." .. v] end
+  if type(v) ~= "table" then return new_game(opts) end
+  local key = ("%s|%s|%s|%s"):format(tostring(v), tostring(opts.rows),
+    tostring(opts.cols), tostring(opts.fen))
+  local proto = prototypes[key]
+  if proto then return proto:clone() end
+  local ok, g = pcall(new_game, opts)
+  if not ok then error(g, 2) end
+  if nprototypes >= 64 then prototypes, nprototypes = {}, 0 end
+  nprototypes = nprototypes + 1
+  prototypes[key] = g:clone()
+  return g
+end
+
+function new_game(opts)
   local variant = M.variant(opts.variant or "brainking")
   local rows, cols = check_size(opts, "rows"), check_size(opts, "cols")
   rows = rows or cols or variant.rows or 8
