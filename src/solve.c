@@ -87,7 +87,13 @@ static int solve64(vctx *s, uint64_t occ, int stm, int ply) {
   if (s->nodes >= s->nextpoll) poll_limits(s);
   if (s->stop) return 0;
 
-  /* 1. Moves; none loses. One reply with an immediate answer is cheap. */
+  /* 1. Moves; none loses. The table bucket loads meanwhile. */
+  pieces = kn_popcount(occ);
+  usett = pieces >= TT_MIN_PIECES;
+  if (usett) {
+    key = canon(s, occ);
+    kn_tt_prefetch(s->tt, key, stm);
+  }
   n = kn_gen64(b, occ, stm, mk, NULL);
   if (n == 0) return 0;
 
@@ -101,12 +107,8 @@ static int solve64(vctx *s, uint64_t occ, int stm, int ply) {
   if (n == 1) return !solve64(s, occ ^ mk[0], stm ^ 1, ply + 1);
 
   /* 3. The table: proved results only, so a hit is final. */
-  pieces = kn_popcount(occ);
-  usett = pieces >= TT_MIN_PIECES;
   if (usett) {
-    kn_tt_entry *e;
-    key = canon(s, occ);
-    e = kn_tt_probe(s->tt, key, stm);
+    kn_tt_entry *e = kn_tt_probe(s->tt, key, stm);
     if (e) return e->score > 0;
   }
 

@@ -57,6 +57,14 @@ void kn_tt_clear(kn_tt *tt) {
 
 void kn_tt_age(kn_tt *tt) { tt->age = (uint8_t)((tt->age + 1) & 31); }
 
+void kn_tt_prefetch(const kn_tt *tt, uint64_t key, int stm) {
+#if defined(__GNUC__) || defined(__clang__)
+  __builtin_prefetch(tt->e + tt_index(tt, key, stm) * KN_TT_BUCKET);
+#else
+  (void)tt, (void)key, (void)stm;
+#endif
+}
+
 /* Returns the entry of ('key', 'stm') or NULL. An empty slot has bound
 ** KN_TT_NONE, so a zero key never matches by accident. */
 kn_tt_entry *kn_tt_probe(const kn_tt *tt, uint64_t key, int stm) {

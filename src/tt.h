@@ -47,6 +47,8 @@ void kn_tt_free(kn_tt *tt);
 void kn_tt_clear(kn_tt *tt);
 void kn_tt_age(kn_tt *tt);
 kn_tt_entry *kn_tt_probe(const kn_tt *tt, uint64_t key, int stm);
+/* Hints the cache to fetch the bucket of ('key', 'stm') ahead of a probe. */
+void kn_tt_prefetch(const kn_tt *tt, uint64_t key, int stm);
 void kn_tt_store(kn_tt *tt, uint64_t key, int stm, kn_move move, int score,
                  int depth, int bound);
 

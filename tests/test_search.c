@@ -1,0 +1,264 @@
+/*
+** test_search.c: the alpha-beta search: proved scores and moves agree
+** with the solver for every table size, determinism at fixed depth and
+** node count, the limits (depth, nodes, time, stop callback), callbacks,
+** boards with no move and wide boards. Links the core only.
+*/
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "konane.h"
+#include "search.h"
+#include "solve.h"
+
+static const char *const START8 =
+    "xoxoxoxo/oxoxoxox/xoxoxoxo/oxoxoxox/xoxoxoxo/oxoxoxox/xoxoxoxo/"
+    "oxoxoxox b";
+
+static uint64_t rng_next(uint64_t *s) {
+  uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/* 'plies' random moves from the start of a free-opening 'rows' x 'cols'
+** board (stopping early at the end of the game). */
+static void random_pos(kn_board *b, kn_pos *p, int rows, int cols,
+                       int plies, uint64_t *seed) {
+  kn_move mv[KN_MAX_MOVES];
+  int i, n;
+  assert_int_equal(kn_board_init(b, rows, cols), 0);
+  kn_board_default_first(b);
+  kn_pos_start(b, p);
+  for (i = 0; i < plies; i++) {
+    n = kn_gen(b, p, mv);
+    if (n == 0) break;
+    kn_make(b, p, mv[rng_next(seed) % (uint64_t)n]);
+  }
+}
+
+static int solve_truth(const kn_board *b, const kn_pos *p) {
+  kn_tt *tt = kn_tt_new(4);
+  kn_limits lim;
+  kn_solve_result r;
+  memset(&lim, 0, sizeof lim);
+  assert_int_equal(kn_solve(b, p, tt, &lim, &r), 0);
+  kn_tt_free(tt);
+  assert_true(r.win >= 0);
+  return r.win;
+}
+
+static void search_pos(const kn_board *b, const kn_pos *p, double mb,
+                       const kn_search_opts *o, kn_search_result *r) {
+  kn_tt *tt = kn_tt_new(mb);
+  assert_non_null(tt);
+  assert_int_equal(kn_search(b, p, tt, o, r), 0);
+  kn_tt_free(tt);
+}
+
+/* Full-depth searches with tables from one bucket to 64 MB: the same
+** exact score, and a proved win's move wins (the solver checks). */
+static void every_table_size_gives_the_same_proved_result(void **state) {
+  static const double sizes[] = {0, 0.001, 0.05, 1, 64};
+  static const int shapes[][3] = {{4, 4, 3}, {4, 5, 4}, {5, 5, 6},
+                                  {3, 6, 3}, {8, 8, 30}, {8, 8, 34},
+                                  {6, 6, 14}, {6, 6, 18}};
+  uint64_t seed = 99;
+  int s, k, z;
+  (void)state;
+  for (s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++)
+    for (k = 0; k < 6; k++) {
+      kn_board b;
+      kn_pos p;
+      kn_search_opts o;
+      kn_search_result r0, r;
+      int truth;
+      random_pos(&b, &p, shapes[s][0], shapes[s][1],
+                 shapes[s][2] + (int)(rng_next(&seed) % 4), &seed);
+      truth = solve_truth(&b, &p);
+      kn_search_opts_default(&o);
+      o.lim.depth = kn_bits_count(&p.occ) + 2;
+      for (z = 0; z < (int)(sizeof sizes / sizeof sizes[0]); z++) {
+        search_pos(&b, &p, sizes[z], &o, z ? &r : &r0);
+        if (!z) r = r0;
+        assert_true(kn_score_proven(r.score));
+        assert_int_equal(r.score > 0, truth);
+        assert_int_equal(r.score, r0.score);
+        assert_int_equal(r.stopped, KN_DONE);
+        if (truth) {
+          kn_pos q = p;
+          assert_true(kn_is_legal(&b, &q, r.move));
+          kn_make(&b, &q, r.move);
+          assert_int_equal(solve_truth(&b, &q), 0);
+        }
+      }
+    }
+}
+
+/* A proved score counts plies: one jump that ends the game is a win in 1. */
+static void proved_scores_count_plies(void **state) {
+  kn_board b;
+  kn_pos p;
+  kn_search_opts o;
+  kn_search_result r;
+  char err[128];
+  (void)state;
+  kn_search_opts_default(&o);
+  o.lim.depth = 5;
+  assert_int_equal(kn_pos_parse("ox.. w", &b, &p, err, sizeof err), 0);
+  search_pos(&b, &p, 1, &o, &r);
+  assert_int_equal(r.score, KN_WIN - 1);
+  assert_int_equal(kn_score_plies(r.score), 1);
+  assert_true(r.move == KN_MOVE(0, 2));
+  assert_int_equal(r.pvlen, 1);
+  /* no move: lost now, no move returned */
+  assert_int_equal(kn_pos_parse("o... b", &b, &p, err, sizeof err), 0);
+  search_pos(&b, &p, 1, &o, &r);
+  assert_int_equal(r.score, -KN_WIN);
+  assert_true(r.move == KN_NOMOVE);
+  assert_int_equal(r.depth, 0);
+}
+
+static void fixed_depth_and_nodes_are_deterministic(void **state) {
+  kn_board b;
+  kn_pos p;
+  kn_search_opts o;
+  kn_search_result r1, r2;
+  uint64_t seed = 5;
+  int i;
+  (void)state;
+  random_pos(&b, &p, 8, 8, 12, &seed);
+  kn_search_opts_default(&o);
+  o.lim.depth = 7;
+  search_pos(&b, &p, 4, &o, &r1);
+  search_pos(&b, &p, 4, &o, &r2);
+  assert_int_equal(r1.depth, 7);
+  assert_true(r1.move == r2.move);
+  assert_int_equal(r1.score, r2.score);
+  assert_true(r1.nodes == r2.nodes);
+  assert_int_equal(r1.pvlen, r2.pvlen);
+  for (i = 0; i < r1.pvlen; i++) assert_true(r1.pv[i] == r2.pv[i]);
+  kn_search_opts_default(&o);
+  o.lim.nodes = 20000;
+  search_pos(&b, &p, 4, &o, &r1);
+  search_pos(&b, &p, 4, &o, &r2);
+  assert_true(r1.nodes <= 20000);
+  assert_int_equal(r1.stopped, KN_STOP_LIMIT);
+  assert_true(r1.move == r2.move);
+  assert_int_equal(r1.score, r2.score);
+  assert_int_equal(r1.depth, r2.depth);
+}
+
+static int stop_after(void *ud) {
+  int *n = (int *)ud;
+  return --*n <= 0;
+}
+
+static int count_info(void *ud, const kn_search_result *r) {
+  int *n = (int *)ud;
+  (*n)++;
+  assert_int_equal(r->depth, *n);
+  assert_true(r->pvlen >= 1);
+  return 0;
+}
+
+static int failing_eval(void *ud, const kn_board *b, const kn_pos *p,
+                        int *score) {
+  int *n = (int *)ud;
+  (void)b, (void)p;
+  *score = 0;
+  return --*n <= 0;
+}
+
+static void limits_are_honoured_and_a_move_is_always_returned(void **state) {
+  kn_board b;
+  kn_pos p;
+  kn_search_opts o;
+  kn_search_result r;
+  char err[128];
+  int calls, infos = 0;
+  double t0;
+  (void)state;
+  assert_int_equal(kn_pos_parse(START8, &b, &p, err, sizeof err), 0);
+  kn_board_default_first(&b);
+  /* depth */
+  kn_search_opts_default(&o);
+  o.lim.depth = 4;
+  o.info = count_info;
+  o.info_ud = &infos;
+  search_pos(&b, &p, 1, &o, &r);
+  assert_int_equal(r.depth, 4);
+  assert_int_equal(infos, 4);
+  assert_true(kn_is_legal(&b, &p, r.move));
+  /* time: stops well within the limit's order of magnitude */
+  kn_search_opts_default(&o);
+  o.lim.time = 0.05;
+  t0 = kn_clock();
+  search_pos(&b, &p, 1, &o, &r);
+  assert_true(kn_clock() - t0 < 0.3);
+  assert_int_equal(r.stopped, KN_STOP_LIMIT);
+  assert_true(kn_is_legal(&b, &p, r.move));
+  /* a tiny time still answers a legal move */
+  o.lim.time = 1e-6;
+  search_pos(&b, &p, 1, &o, &r);
+  assert_true(kn_is_legal(&b, &p, r.move));
+  /* the stop callback */
+  kn_search_opts_default(&o);
+  calls = 2;
+  o.lim.stop.fn = stop_after;
+  o.lim.stop.ud = &calls;
+  search_pos(&b, &p, 1, &o, &r);
+  assert_int_equal(r.stopped, KN_STOP_USER);
+  assert_true(kn_is_legal(&b, &p, r.move));
+  /* a failing evaluation callback stops the search */
+  kn_search_opts_default(&o);
+  o.lim.depth = 6;
+  calls = 50;
+  o.eval.fn = failing_eval;
+  o.eval.ud = &calls;
+  search_pos(&b, &p, 1, &o, &r);
+  assert_int_equal(r.stopped, KN_STOP_ERROR);
+}
+
+/* Boards wider than 64 squares take the generic path. */
+static void wide_boards_search(void **state) {
+  kn_board b;
+  kn_pos p;
+  kn_search_opts o;
+  kn_search_result r;
+  uint64_t seed = 3;
+  (void)state;
+  random_pos(&b, &p, 10, 10, 20, &seed);
+  kn_search_opts_default(&o);
+  o.lim.depth = 4;
+  search_pos(&b, &p, 1, &o, &r);
+  assert_int_equal(r.depth, 4);
+  assert_true(kn_is_legal(&b, &p, r.move));
+  random_pos(&b, &p, 20, 20, 3, &seed);
+  o.lim.depth = 2;
+  search_pos(&b, &p, 1, &o, &r);
+  assert_true(kn_is_legal(&b, &p, r.move));
+  /* the removal phases too */
+  random_pos(&b, &p, 12, 12, 0, &seed);
+  search_pos(&b, &p, 1, &o, &r);
+  assert_true(kn_is_legal(&b, &p, r.move));
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(proved_scores_count_plies),
+      cmocka_unit_test(every_table_size_gives_the_same_proved_result),
+      cmocka_unit_test(fixed_depth_and_nodes_are_deterministic),
+      cmocka_unit_test(limits_are_honoured_and_a_move_is_always_returned),
+      cmocka_unit_test(wide_boards_search),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,289 @@
+/*
+** test_solve.c: the exact solver against a plain brute-force negamax on
+** positions reached by seeded random play (boards up to 5x5, late 8x8
+** games, a wide board), its moves replayed against every reply, the 6x6
+** result, limits and the stop callback. Links the core only.
+*/
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "konane.h"
+#include "search.h"
+#include "solve.h"
+
+/* The reference: does the side to move of 'p' win? No tricks at all. */
+static int brute(const kn_board *b, kn_pos *p) {
+  kn_move mv[KN_MAX_MOVES];
+  int n = kn_gen(b, p, mv), i;
+  for (i = 0; i < n; i++) {
+    int w;
+    kn_make(b, p, mv[i]);
+    w = brute(b, p);
+    kn_unmake(b, p, mv[i]);
+    if (!w) return 1;
+  }
+  return 0;
+}
+
+/* The size of the game tree below 'p', capped at 'cap' (cheap bail-out). */
+static uint64_t tree_size(const kn_board *b, kn_pos *p, uint64_t cap) {
+  kn_move mv[KN_MAX_MOVES];
+  int n = kn_gen(b, p, mv), i;
+  uint64_t t = 1;
+  for (i = 0; i < n && t < cap; i++) {
+    kn_make(b, p, mv[i]);
+    t += tree_size(b, p, cap - t);
+    kn_unmake(b, p, mv[i]);
+  }
+  return t;
+}
+
+static uint64_t rng_next(uint64_t *s) {
+  uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/* Plays up to 'plies' random moves from the start of 'b' into 'p'. */
+static void random_play(const kn_board *b, kn_pos *p, int plies,
+                        uint64_t *seed) {
+  kn_move mv[KN_MAX_MOVES];
+  int i, n;
+  kn_pos_start(b, p);
+  for (i = 0; i < plies; i++) {
+    n = kn_gen(b, p, mv);
+    if (n == 0) break;
+    kn_make(b, p, mv[rng_next(seed) % (uint64_t)n]);
+  }
+}
+
+/* A late position of a random game on 'b': the earliest one along the
+** game whose whole tree is under 'cap' nodes (walking back from the end,
+** where trees only grow). */
+static void late_position(const kn_board *b, kn_pos *p, uint64_t cap,
+                          uint64_t *seed) {
+  kn_move mv[KN_MAX_MOVES], line[KN_MAX_SQ + 4];
+  int n, len = 0;
+  kn_pos_start(b, p);
+  while ((n = kn_gen(b, p, mv)) > 0) {
+    line[len] = mv[rng_next(seed) % (uint64_t)n];
+    kn_make(b, p, line[len++]);
+  }
+  while (len > 0) {
+    kn_pos q = *p;
+    kn_unmake(b, &q, line[len - 1]);
+    if (tree_size(b, &q, cap) >= cap) return;
+    *p = q;
+    len--;
+  }
+}
+
+/*
+** Checks one position: solver == brute force; a winning move is legal
+** and every reply to it leaves a position the solver's side still wins;
+** a full-depth search agrees. Returns 1 when the side to move wins.
+*/
+static int check_position(const kn_board *b, const kn_pos *p0) {
+  kn_tt *tt = kn_tt_new(1);
+  kn_limits lim;
+  kn_solve_result r;
+  kn_pos p = *p0;
+  int truth = brute(b, &p), w;
+  char text[KN_POS_TEXT];
+
+  memset(&lim, 0, sizeof lim);
+  assert_non_null(tt);
+  kn_pos_text(b, p0, text, sizeof text);
+  assert_int_equal(kn_solve(b, p0, tt, &lim, &r), 0);
+  if (r.win != truth) fail_msg("solver says %d, brute force %d: %s", r.win,
+                               truth, text);
+  assert_int_equal(r.stopped, KN_DONE);
+  if (truth) {
+    kn_move mv[KN_MAX_MOVES];
+    int n, i;
+    assert_true(kn_is_legal(b, &p, r.move));
+    kn_make(b, &p, r.move);
+    n = kn_gen(b, &p, mv);
+    for (i = 0; i < n; i++) {
+      kn_make(b, &p, mv[i]);
+      w = brute(b, &p);
+      kn_unmake(b, &p, mv[i]);
+      if (!w) fail_msg("winning move fails against a reply in %s", text);
+    }
+    kn_unmake(b, &p, r.move);
+  } else if (kn_count(b, &p) > 0) {
+    assert_true(kn_is_legal(b, &p, r.move));
+  } else {
+    assert_true(r.move == KN_NOMOVE);
+  }
+  /* A search to the end of the game proves the same result. */
+  {
+    kn_search_opts o;
+    kn_search_result sr;
+    kn_search_opts_default(&o);
+    o.lim.depth = kn_bits_count(&p0->occ) + 2;
+    kn_tt_clear(tt);
+    assert_int_equal(kn_search(b, p0, tt, &o, &sr), 0);
+    if (!kn_score_proven(sr.score) || (sr.score > 0) != truth)
+      fail_msg("full-depth search score %d, truth %d: %s", sr.score, truth,
+               text);
+  }
+  kn_tt_free(tt);
+  return truth;
+}
+
+static void board_free_first(kn_board *b, int rows, int cols) {
+  assert_int_equal(kn_board_init(b, rows, cols), 0);
+  kn_board_default_first(b);
+}
+
+/* >= 200 positions from random play on boards up to 5x5. */
+static void solver_matches_brute_force_on_small_boards(void **state) {
+  static const int shapes[][2] = {{1, 4}, {1, 7}, {2, 3}, {2, 5}, {3, 3},
+                                  {3, 4}, {4, 3}, {3, 5}, {4, 4}, {4, 5},
+                                  {5, 4}, {5, 5}, {2, 8}, {3, 6}};
+  uint64_t seed = 12345;
+  int count = 0, wins = 0, s, k;
+  (void)state;
+  for (s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++) {
+    kn_board b;
+    board_free_first(&b, shapes[s][0], shapes[s][1]);
+    for (k = 0; k < 16; k++) {
+      kn_pos p;
+      random_play(&b, &p, (int)(rng_next(&seed) % 8), &seed);
+      wins += check_position(&b, &p);
+      count++;
+    }
+  }
+  assert_true(count >= 200);
+  /* both outcomes must be well represented for the test to mean much */
+  assert_true(wins > count / 5 && wins < count * 4 / 5);
+}
+
+/* Late positions of random 8x8 games (and a wide 9x9 board). */
+static void solver_matches_brute_force_on_late_games(void **state) {
+  uint64_t seed = 777;
+  int k, wins = 0;
+  kn_board b, w;
+  (void)state;
+  board_free_first(&b, 8, 8);
+  for (k = 0; k < 40; k++) {
+    kn_pos p;
+    late_position(&b, &p, 200000, &seed);
+    wins += check_position(&b, &p);
+  }
+  board_free_first(&w, 9, 9);
+  for (k = 0; k < 10; k++) {
+    kn_pos p;
+    late_position(&w, &p, 50000, &seed);
+    wins += check_position(&w, &p);
+  }
+  assert_true(wins > 5 && wins < 45);
+}
+
+static void brainking_6x6_is_a_loss_for_black(void **state) {
+  kn_board b;
+  kn_pos p;
+  kn_tt *tt = kn_tt_new(16);
+  kn_limits lim;
+  kn_solve_result r;
+  (void)state;
+  assert_int_equal(kn_board_init(&b, 6, 6), 0);
+  kn_bits_clear(&b.first);
+  kn_setbit(&b.first, kn_square(&b, 0, 5)); /* a6 */
+  kn_setbit(&b.first, kn_square(&b, 5, 0)); /* f1 */
+  kn_setbit(&b.first, kn_square(&b, 2, 3)); /* c4 */
+  kn_setbit(&b.first, kn_square(&b, 3, 2)); /* d3 */
+  kn_pos_start(&b, &p);
+  memset(&lim, 0, sizeof lim);
+  assert_int_equal(kn_solve(&b, &p, tt, &lim, &r), 0);
+  assert_int_equal(r.win, 0);
+  assert_true(kn_is_legal(&b, &p, r.move));
+  kn_tt_free(tt);
+}
+
+/*
+**   4x4 with a hole pair removed: a known second-player win.
+*/
+static void known_small_results(void **state) {
+  kn_board b;
+  kn_pos p;
+  char err[128];
+  kn_tt *tt = kn_tt_new(1);
+  kn_limits lim;
+  kn_solve_result r;
+  (void)state;
+  memset(&lim, 0, sizeof lim);
+  assert_int_equal(kn_pos_parse("xoxo/oxox/x.xo/o.ox b", &b, &p, err,
+                                sizeof err), 0);
+  assert_int_equal(kn_solve(&b, &p, tt, &lim, &r), 0);
+  assert_int_equal(r.win, brute(&b, &p));
+  /* no move at all: lost, no move */
+  assert_int_equal(kn_pos_parse("o... b", &b, &p, err, sizeof err), 0);
+  assert_int_equal(kn_solve(&b, &p, tt, &lim, &r), 0);
+  assert_int_equal(r.win, 0);
+  assert_true(r.move == KN_NOMOVE);
+  /* one jump that ends the game */
+  assert_int_equal(kn_pos_parse("ox.. w", &b, &p, err, sizeof err), 0);
+  assert_int_equal(kn_solve(&b, &p, tt, &lim, &r), 0);
+  assert_int_equal(r.win, 1);
+  assert_true(r.move == KN_MOVE(0, 2));
+  kn_tt_free(tt);
+}
+
+static int stop_after(void *ud) {
+  int *n = (int *)ud;
+  return --*n <= 0;
+}
+
+static void limits_and_stop_are_honoured(void **state) {
+  kn_board b;
+  kn_pos p;
+  kn_tt *tt = kn_tt_new(1);
+  kn_limits lim;
+  kn_solve_result r;
+  int calls = 3;
+  double t0;
+  (void)state;
+  board_free_first(&b, 8, 8);
+  kn_pos_start(&b, &p);
+  memset(&lim, 0, sizeof lim);
+  lim.nodes = 10000;
+  assert_int_equal(kn_solve(&b, &p, tt, &lim, &r), 0);
+  assert_int_equal(r.win, -1);
+  assert_int_equal(r.stopped, KN_STOP_LIMIT);
+  assert_true(r.nodes <= 10000);
+  assert_true(kn_is_legal(&b, &p, r.move));
+  memset(&lim, 0, sizeof lim);
+  lim.time = 0.05;
+  t0 = kn_clock();
+  assert_int_equal(kn_solve(&b, &p, tt, &lim, &r), 0);
+  assert_true(kn_clock() - t0 < 0.5);
+  assert_int_equal(r.win, -1);
+  memset(&lim, 0, sizeof lim);
+  lim.stop.fn = stop_after;
+  lim.stop.ud = &calls;
+  assert_int_equal(kn_solve(&b, &p, tt, &lim, &r), 0);
+  assert_int_equal(r.stopped, KN_STOP_USER);
+  assert_int_equal(r.win, -1);
+  kn_tt_free(tt);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(known_small_results),
+      cmocka_unit_test(solver_matches_brute_force_on_small_boards),
+      cmocka_unit_test(solver_matches_brute_force_on_late_games),
+      cmocka_unit_test(brainking_6x6_is_a_loss_for_black),
+      cmocka_unit_test(limits_and_stop_are_honoured),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
