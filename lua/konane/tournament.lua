@@ -1167,7 +1167,10 @@ function Tournament:run()
     -- checked for integrity now and against the pairings round by round (pair_next_round).
     local swiss = s.format == "swiss"
     local r, tx, warnings = load_journal(s, journal_path, function(id)
-      if swiss then return (math.type(id) == "integer" and id >= 1 and id <= swiss_total(s)) and false or nil end
+      if swiss then
+        if id >= 1 and id <= swiss_total(s) then return false end -- checked when paired
+        return nil
+      end
       return games[id]
     end)
     for _, w in ipairs(warnings) do self.log(w) end
@@ -1194,6 +1197,7 @@ function Tournament:run()
   -- Swiss resume: validate the saved records round by round; rewrite the journal when some
   -- record had to be dropped.
   local swiss_dropped = false
+  local done = 0 -- games of this run's share of the schedule with a result
   local function pair_next_round()
     local st = self.swiss
     st.round = st.round + 1
@@ -1206,6 +1210,7 @@ function Tournament:run()
           local r, why = check_record(s, text, games[id])
           if r then
             results[id], texts[id] = r, text
+            done = done + 1
           else
             swiss_dropped = true
             self.log(string.format("%s: dropped the record of game %d: %s", journal_path, id, why))
@@ -1226,7 +1231,7 @@ function Tournament:run()
     for id in pairs(results) do if M.in_shard(s, games[id]) then n = n + 1 end end
     return n
   end
-  local done = done_count()
+  done = done_count()
   local function report_progress()
     if not progress then return end
     local elapsed = clock_now() - t0
@@ -1434,7 +1439,7 @@ function Tournament:run()
   res.scheduled = total
   res.shard = s.shard and s.shard[2] > 1 and s.shard or nil
   res.interrupted = interrupted
-  res.complete = not interrupted and (done >= total or (sprt and (sprt.status == "H0" or sprt.status == "H1")) or false)
+  res.complete = not interrupted and (done_count() >= total or (sprt and (sprt.status == "H0" or sprt.status == "H1")) or false)
   if self.swiss then res.byes, res.bye_rounds = self.swiss.byes, self.swiss.bye_rounds end
   res.out = s.out
   if s.out then

@@ -171,6 +171,30 @@ tests["a Swiss tournament pairs by score, gives byes and avoids rematches"] = fu
   cleanup()
 end
 
+tests["an interrupted Swiss tournament resumes to the results of an uninterrupted one"] = function()
+  local bots = { "greedy", "random", "random:seed=4", "alphabeta:depth=1", "alphabeta:depth=2" }
+  local function settings(extra)
+    local o = quiet { bots = bots, format = "swiss", rounds = 3, rows = 6, cols = 6, games = 2 }
+    for k, v in pairs(extra or {}) do o[k] = v end
+    return o
+  end
+  local full = T.run(settings())
+  local dir = tmpdir()
+  -- Ctrl-C raises "interrupted!" wherever Lua is: here after the 6th game (round 2)
+  local n = 0
+  local res = T.run(settings { out = dir, on_game = function()
+    n = n + 1
+    if n == 6 then error("interrupted!", 0) end
+  end })
+  assert(res.interrupted and not res.complete and res.games == 6)
+  assert(read(dir .. "/results.json"):find('"complete": false'))
+  local played = 0
+  local again = T.run(settings { out = dir, resume = true, on_game = function() played = played + 1 end })
+  assert(played == 6, "6 games left, played " .. played)
+  assert(again.complete and summary(again) == summary(full))
+  cleanup()
+end
+
 tests["SPRT accepts H1 for a clearly stronger bot and stops"] = function()
   local dir = tmpdir()
   local res = T.run(quiet { bots = { "greedy", "random" }, rows = 6, cols = 6, games = 200,
