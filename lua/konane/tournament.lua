@@ -1083,6 +1083,22 @@ function M.new(o)
           tostring(cfg[k]), o.out), 0)
       end
     end
+    if given.openings ~= nil then
+      error("the openings are saved with the tournament in " .. o.out .. ": drop the openings when resuming", 0)
+    end
+    local function same_table(a, b)
+      return serialize(a) == serialize(b)
+    end
+    if given.shard ~= nil and not same_table(given.shard, cfg.shard) then
+      error("the shard differs from the saved tournament in " .. o.out, 0)
+    end
+    if given.sprt ~= nil then
+      local ok, t = pcall(stats.sprt, given.sprt)
+      local want = ok and { elo0 = t.elo0, elo1 = t.elo1, alpha = t.alpha, beta = t.beta }
+      if not want or not same_table(want, cfg.sprt) then
+        error("the SPRT settings differ from the saved tournament in " .. o.out, 0)
+      end
+    end
     if given.bots then
       local same = #given.bots == #cfg.bots
       for i, b in ipairs(given.bots) do
