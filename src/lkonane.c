@@ -706,7 +706,7 @@ static void push_search_result(lua_State *L, const kn_board *b,
     lua_rawseti(L, -2, i + 1);
   }
   lua_setfield(L, -2, "pv");
-  if (kn_score_proven(r->score) && r->depth > 0) {
+  if (kn_score_proven(r->score) && (r->depth > 0 || r->move == KN_NOMOVE)) {
     lua_pushboolean(L, r->score > 0);
     lua_setfield(L, -2, "win");
     lua_pushinteger(L, kn_score_plies(r->score));

@@ -1,0 +1,242 @@
+-- g:search, g:solve and g:mcts from Lua: options, results, the score scale, Lua evaluations
+-- (including one that raises), limits, stopping, and the game left as it was (issue 3).
+local konane = require "konane"
+
+local T = {}
+
+local WIN = 30000
+
+local function is_legal(g, move)
+  for _, m in ipairs(g:moves()) do if m == move then return true end end
+  return false
+end
+
+local function snapshot(g)
+  return g:fen() .. "|" .. table.concat(g:history(), " ")
+end
+
+local function expect_error(pattern, fn, ...)
+  local ok, err = pcall(fn, ...)
+  assert(not ok, "expected an error matching " .. pattern)
+  assert(tostring(err):find(pattern), "error was: " .. tostring(err))
+  return err
+end
+
+-- A 6x6 midgame used by several tests.
+local function midgame()
+  local g = konane.new { rows = 6, cols = 6 }
+  for i = 1, 8 do
+    local ms = g:moves()
+    g:play(ms[(i * 7) % #ms + 1])
+  end
+  return g
+end
+
+T["search returns a legal move with score, depth, nodes, time, nps and pv"] = function()
+  local g = konane.new()
+  local r = g:search { depth = 5 }
+  assert(is_legal(g, r.move))
+  assert(math.type(r.score) == "integer" and math.abs(r.score) < WIN - 1000)
+  assert(r.depth == 5 and r.nodes > 0 and r.time >= 0 and r.nps >= 0)
+  assert(#r.pv >= 1 and r.pv[1] == r.move)
+  assert(r.win == nil and r.plies == nil)
+  -- the pv is a playable line
+  local c = g:clone()
+  for _, m in ipairs(r.pv) do c:play(m) end
+end
+
+T["search at a fixed depth or node count is deterministic"] = function()
+  local g = midgame()
+  local a, b = g:search { depth = 7 }, g:search { depth = 7 }
+  assert(a.move == b.move and a.score == b.score and a.nodes == b.nodes)
+  assert(table.concat(a.pv, " ") == table.concat(b.pv, " "))
+  local c, d = g:search { nodes = 5000 }, g:search { nodes = 5000 }
+  assert(c.move == d.move and c.score == d.score and c.depth == d.depth)
+  assert(c.nodes <= 5000)
+end
+
+T["search leaves the game as it was"] = function()
+  local g = midgame()
+  local before = snapshot(g)
+  g:search { depth = 4 }
+  g:solve { nodes = 1000 }
+  g:mcts { playouts = 100 }
+  assert(snapshot(g) == before)
+end
+
+T["info is called once per finished iteration with the iteration's figures"] = function()
+  local seen = {}
+  local r = konane.new():search { depth = 4, info = function(t)
+    seen[#seen + 1] = t
+  end }
+  assert(#seen == 4)
+  for i, t in ipairs(seen) do
+    assert(t.depth == i and t.move and #t.pv >= 1 and t.nodes > 0 and t.nps and t.time)
+  end
+  assert(seen[4].move == r.move and seen[4].score == r.score)
+end
+
+T["a proved search reports win and plies on the documented scale"] = function()
+  -- White jumps a1-c1 and Black has no piece left: a win in 1 ply
+  local g = konane.new { fen = "ox.. w" }
+  local r = g:search { depth = 3 }
+  assert(r.move == "a1-c1" and r.score == WIN - 1 and r.win == true and r.plies == 1)
+  -- the side to move with no move has lost now
+  local over = konane.new { fen = "o... b" }
+  local s = over:search { depth = 3 }
+  assert(s.move == nil and s.score == -WIN and s.win == false and s.plies == 0)
+end
+
+T["a full-depth search agrees with the solver on small boards"] = function()
+  for _, fen in ipairs { "xoxo/oxox/x.xo/o.ox b", "oxoxo/xoxox/o.oxo/x.xox/oxoxo b" } do
+    local g = konane.new { fen = fen }
+    local s = g:solve {}
+    local r = g:search { depth = 40 }
+    assert(r.win == s.win, fen)
+  end
+end
+
+T["a Lua evaluation is used at the leaves"] = function()
+  local g = midgame()
+  local calls = 0
+  local r = g:search { depth = 3, eval = function(pos)
+    calls = calls + 1
+    assert(getmetatable(pos) == getmetatable(g))
+    return pos:mobility() - pos:mobility(pos:turn() == "black" and "white" or "black")
+  end }
+  assert(calls > 0 and is_legal(g, r.move))
+  -- a constant evaluation gives a constant score
+  local z = g:search { depth = 2, eval = function() return 7 end }
+  assert(z.score == 7 or math.abs(z.score) >= WIN - 1000)
+end
+
+T["a Lua evaluation that raises makes search raise that error"] = function()
+  local g = midgame()
+  local before = snapshot(g)
+  expect_error("my eval failed", g.search, g, { depth = 4, eval = function() error("my eval failed") end })
+  local ok, err = pcall(g.search, g, { depth = 4, eval = function() error({ code = 42 }) end })
+  assert(not ok and type(err) == "table" and err.code == 42)
+  expect_error("must return a number", g.search, g, { depth = 2, eval = function() return "x" end })
+  expect_error("must return a number", g.search, g, { depth = 2, eval = function() return 0 / 0 end })
+  assert(snapshot(g) == before)
+end
+
+T["an info function that raises makes search raise that error"] = function()
+  local g = midgame()
+  expect_error("stop here", g.search, g, { depth = 4, info = function() error("stop here") end })
+end
+
+T["bad options are named in the error"] = function()
+  local g = konane.new()
+  expect_error("unknown option 'dept'", g.search, g, { dept = 3 })
+  expect_error("'depth'", g.search, g, { depth = 0 })
+  expect_error("'depth'", g.search, g, { depth = 2.5 })
+  expect_error("'time'", g.search, g, { time = -1 })
+  expect_error("'nodes'", g.search, g, { nodes = "many" })
+  expect_error("'eval'", g.search, g, { eval = 3 })
+  expect_error("'info'", g.search, g, { info = {} })
+  expect_error("unknown weight 'speed'", g.search, g, { depth = 1, weights = { speed = 1 } })
+  expect_error("'weights'", g.search, g, { weights = 5 })
+  expect_error("unknown option 'depth'", g.solve, g, { depth = 3 })
+  expect_error("'hash_mb'", g.solve, g, { hash_mb = -2 })
+  expect_error("unknown option 'nodes'", g.mcts, g, { nodes = 3 })
+  expect_error("'c'", g.mcts, g, { c = "wide" })
+  expect_error("table expected", g.search, g, 5)
+end
+
+T["weights change the built-in evaluation"] = function()
+  local g = midgame()
+  local a = g:search { depth = 1, weights = { mobility = 100, movers = 0, tempo = 0 } }
+  local b = g:search { depth = 1, weights = { mobility = 200, movers = 0, tempo = 0 } }
+  assert(b.score == 2 * a.score)
+  local c = g:search { depth = 1, weights = { mobility = 0, movers = 0, tempo = 5 } }
+  assert(c.score == -5) -- one ply: the opponent's tempo
+end
+
+T["a tiny time still gives a legal move, and time limits are kept"] = function()
+  local g = konane.new()
+  local r = g:search { time = 0.001 }
+  assert(is_legal(g, r.move))
+  local t0 = konane.core.clock()
+  r = g:search { time = 0.1 }
+  local dt = konane.core.clock() - t0
+  assert(is_legal(g, r.move) and dt < 0.6, dt)
+  t0 = konane.core.clock()
+  r = g:mcts { time = 0.1 }
+  assert(is_legal(g, r.move) and konane.core.clock() - t0 < 0.6)
+  t0 = konane.core.clock()
+  r = g:solve { time = 0.1 }
+  assert(r.win == nil and is_legal(g, r.move) and konane.core.clock() - t0 < 0.6)
+end
+
+T["the sandbox deadline stops a long call with an error, game unchanged"] = function()
+  local reg = debug.getregistry()
+  local g = konane.new()
+  local before = snapshot(g)
+  for _, call in ipairs {
+    function() return g:search { depth = 60 } end,
+    function() return g:solve {} end,
+    function() return g:mcts { playouts = 100000000 } end,
+  } do
+    reg["konane.deadline"] = konane.core.clock() + 0.05
+    local t0 = konane.core.clock()
+    local ok, err = pcall(call)
+    reg["konane.deadline"] = nil
+    assert(not ok and tostring(err):find("time limit"), tostring(err))
+    assert(konane.core.clock() - t0 < 0.5)
+  end
+  assert(snapshot(g) == before)
+end
+
+T["solve proves small positions and returns a winning move"] = function()
+  local g = konane.new { rows = 4, cols = 4, variant = "free" }
+  local r = g:solve {}
+  assert(r.win == false and is_legal(g, r.move) and r.nodes > 0 and r.time >= 0)
+  -- after Black's removal, White to move wins: its move must keep the win
+  g:play(r.move)
+  local w = g:solve {}
+  assert(w.win == true)
+  g:play(w.move)
+  for _, reply in ipairs(g:moves()) do
+    local c = g:clone()
+    c:play(reply)
+    assert(c:solve {}.win == true)
+  end
+  local over = konane.new { fen = "o... b" }
+  local o = over:solve {}
+  assert(o.win == false and o.move == nil)
+end
+
+T["solve within a node limit may not know: win is nil"] = function()
+  local r = konane.new():solve { nodes = 1000 }
+  assert(r.win == nil and r.move and r.nodes <= 1000)
+end
+
+T["mcts is seeded and deterministic for a playout count"] = function()
+  local g = midgame()
+  local a = g:mcts { playouts = 2000, seed = 9 }
+  local b = g:mcts { playouts = 2000, seed = 9 }
+  assert(a.move == b.move and a.visits == b.visits and a.winrate == b.winrate)
+  assert(a.playouts == 2000 and a.plies > 2000 and a.winrate >= 0 and a.winrate <= 1)
+  assert(is_legal(g, a.move))
+end
+
+T["mcts finds the single winning move"] = function()
+  -- found by the solver: of White's 8 moves only a3-c3 wins
+  local g = konane.new { fen = "1o1oxo/1xoxox/x4o/ox3x/3oxo/3xox w" }
+  local r = g:mcts { playouts = 20000 }
+  assert(r.move == "a3-c3", tostring(r.move))
+  g = konane.new { fen = "xox3/3x1x/x2o1o/1x2ox/x2oxo/o1oxox w" }
+  r = g:mcts { playouts = 20000 }
+  assert(r.move == "f4-f6", tostring(r.move))
+end
+
+T["wide boards search, solve and run mcts"] = function()
+  local g = konane.new { rows = 10, cols = 10 }
+  for _ = 1, 10 do g:play(g:moves()[1]) end
+  assert(is_legal(g, g:search { depth = 3 }.move))
+  assert(is_legal(g, g:mcts { playouts = 50 }.move))
+  assert(is_legal(g, g:solve { nodes = 2000 }.move))
+end
+
+return T
