@@ -931,18 +931,22 @@ local function worker_command()
   return exe, script
 end
 
+-- Protocol lines start with "@@konane <nonce> ": the nonce comes with the task and never reaches
+-- the bots (sandboxed, they cannot read the worker's variables), so a bot printing to stderr,
+-- which shares the pipe, cannot forge a move or a record.
 local MARK = "@@konane "
 
 -- Parses the output buffer of a worker: moves seen, and the record text once complete.
-local function parse_worker(buf)
+local function parse_worker(buf, nonce)
+  local mark = MARK .. nonce .. " "
   local moves, started, record = {}, false, nil
   local pos = 1
   while true do
     local a, b = buf:find("\n", pos, true)
     if not a then break end
     local line = buf:sub(pos, a - 1)
-    if line:sub(1, #MARK) == MARK then
-      local what, rest = line:sub(#MARK + 1):match("^(%S+)%s*(.*)$")
+    if line:sub(1, #mark) == mark then
+      local what, rest = line:sub(#mark + 1):match("^(%S+)%s*(.*)$")
       if what == "start" then started = true
       elseif what == "move" then moves[#moves + 1] = rest
       elseif what == "record" then
@@ -986,15 +990,16 @@ end
 function M.worker_main(task_text)
   local task = assert(deserialize(task_text, "task"))
   io.stdout:setvbuf("line")
-  io.stdout:write(MARK .. "start\n")
+  local mark = MARK .. tostring(task.nonce) .. " "
+  io.stdout:write(mark .. "start\n")
   local s, g = task.settings, task.game
   local opts = play_options(s, g)
-  opts.on_move = function(_, move) io.stdout:write(MARK .. "move " .. move .. "\n") end
+  opts.on_move = function(_, move) io.stdout:write(mark .. "move " .. move .. "\n") end
   local record = konane().play(make_bot(s.players[g.black]), make_bot(s.players[g.white]), opts)
   record.black, record.white = s.players[g.black].name, s.players[g.white].name
   local text = require("konane.pgn").write(record)
   io.stdout:setvbuf("full")
-  io.stdout:write(MARK .. "record " .. #text .. "\n" .. text)
+  io.stdout:write(mark .. "record " .. #text .. "\n" .. text)
   io.stdout:flush()
 end
 
@@ -1342,14 +1347,20 @@ function Tournament:run()
           if s.players[g.black].bot or s.players[g.white].bot then
             finished(g, play_here(s, g)) -- bot tables only exist in this process
           else
+            local addr = tonumber((tostring({}):match("0x(%x+)")), 16) or 0
+            local nonce = string.format("%x", mix(os.time() + g.id, math.floor(clock_now() * 1e9) ~ addr))
             local task = "{settings = " .. settings_text .. ", game = " .. serialize(g) ..
-              ", paths = " .. paths .. "}"
+              ", paths = " .. paths .. ", nonce = " .. string.format("%q", nonce) .. "}"
             local proc, err = core().spawn({ exe, script, task }, { pgroup = true })
             if not proc then error("cannot start a worker: " .. tostring(err), 0) end
-            running[g.id] = { proc = proc, game = g, buf = {}, last = clock_now() }
+            running[g.id] = { proc = proc, game = g, buf = {}, last = clock_now(), nonce = nonce }
             n = n + 1
           end
         end
+      end
+      if stop and n > 0 then
+        kill_all() -- decided: games still running could not count anyway
+        n = 0
       end
       if n == 0 then
         if stop or qi > #queue then return end
@@ -1372,7 +1383,7 @@ function Tournament:run()
             -- end of output: the worker is done (or died)
             local how, code = w.proc:wait(true)
             local buf = table.concat(w.buf)
-            local parsed = parse_worker(buf)
+            local parsed = parse_worker(buf, w.nonce)
             running[id] = nil
             if parsed.record and how == "exit" and code == 0 then
               finished(w.game, parsed.record)
@@ -1385,12 +1396,12 @@ function Tournament:run()
             else
               local why = how == "signal" and ("the worker process was killed by signal " .. code)
                 or ("the worker process exited with status " .. tostring(code))
-              local tail = buf:gsub(MARK .. "[^\n]*\n", ""):sub(-300):gsub("%s+$", "")
+              local tail = buf:gsub("@@konane [^\n]*\n", ""):sub(-300):gsub("%s+$", "")
               if tail ~= "" then why = why .. ": " .. tail:gsub("\n", " ") end
               finished(w.game, forfeit_record(s, w.game, parsed.moves, "error", why))
             end
           elseif now - w.last > hang then
-            local parsed = parse_worker(table.concat(w.buf))
+            local parsed = parse_worker(table.concat(w.buf), w.nonce)
             w.proc:kill()
             w.proc:close()
             running[id] = nil
