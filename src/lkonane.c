@@ -1223,10 +1223,13 @@ static const luaL_Reg sandbox_funcs[] = {{"sandbox_call", l_sandbox_call},
 ** Child processes for the tournament workers. Lua has no fork and io.popen
 ** is one-way and blocking, so this is the smallest POSIX layer that lets a
 ** script run several games at once and notice whichever ends first:
-**   core.spawn(argv [, {pgroup=bool}]) -> process (stdout and stderr of the
-**     child both go to one non-blocking pipe; stdin is /dev/null)
+**   core.spawn(argv [, {pgroup=bool, stdin=bool}]) -> process (stdout and
+**     stderr of the child both go to one non-blocking pipe; stdin is a pipe
+**     written with p:write when opts.stdin, else /dev/null)
 **   core.poll(processes, timeout) -> number of processes with output or EOF
 **   p:read() -> available output ("" when none yet), or nil at EOF
+**   p:write(s) -> true, or nil and a message (the child is gone)
+**   p:close_input() -> the child reads end of file
 **   p:wait([block]) -> nil while running, else "exit", code / "signal", n
 **   p:kill([signal number]) ; p:pid() ; p:close()
 **   core.isatty(fd) ; core.exe_path() ; core.fsync(file)
@@ -1245,6 +1248,7 @@ static const luaL_Reg sandbox_funcs[] = {{"sandbox_call", l_sandbox_call},
 typedef struct lprocess {
   pid_t pid;    /* 0 once reaped */
   int fd;       /* read end of the output pipe, -1 once closed */
+  int wfd;      /* write end of the child's stdin pipe, or -1 */
   int pgroup;   /* the child leads its own process group */
   int status;   /* waitpid status once reaped */
 } lprocess;
@@ -1257,21 +1261,35 @@ static int process_cloexec(int fd) {
   return flags < 0 ? -1 : fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
 }
 
+/* Closes every descriptor of 'fds' (n entries) that is open, keeping errno. */
+static void process_close_fds(int *fds, int n) {
+  int err = errno;
+  for (int i = 0; i < n; i++)
+    if (fds[i] >= 0) {
+      close(fds[i]);
+      fds[i] = -1;
+    }
+  errno = err;
+}
+
 /*
 ** core.spawn(argv [, opts]): starts argv[1] (searched in PATH when it has
 ** no slash) with the arguments argv[2..]. opts.pgroup puts the child in a
 ** process group of its own, so a Ctrl-C at the terminal reaches only the
-** parent, which decides what to do with its workers. Returns the process,
+** parent, which decides what to do with its workers; opts.stdin gives the
+** child a pipe as stdin (p:write), else it reads /dev/null. Returns the process,
 ** or nil and a message when it cannot be started (exec failures are
 ** reported through a close-on-exec status pipe, not as a dead child).
 */
 static int l_spawn(lua_State *L) {
   luaL_checktype(L, 1, LUA_TTABLE);
-  int pgroup = 0;
+  int pgroup = 0, with_stdin = 0;
   if (lua_istable(L, 2)) {
     lua_getfield(L, 2, "pgroup");
     pgroup = lua_toboolean(L, -1);
-    lua_pop(L, 1);
+    lua_getfield(L, 2, "stdin");
+    with_stdin = lua_toboolean(L, -1);
+    lua_pop(L, 2);
   }
   lua_Integer n = luaL_len(L, 1);
   luaL_argcheck(L, n >= 1 && n < 4096, 1, "argv must hold 1 to 4095 strings");
@@ -1288,72 +1306,76 @@ static int l_spawn(lua_State *L) {
   lprocess *p = lua_newuserdatauv(L, sizeof(lprocess), 0);
   p->pid = 0;
   p->fd = -1;
+  p->wfd = -1;
   p->pgroup = pgroup;
   p->status = 0;
   luaL_setmetatable(L, PROCESS_MT);
 
-  int out[2], st[2], err = 0;
+  /* fds: output pipe (read, write), status pipe (read, write), stdin pipe (read, write) */
+  int fds[6] = {-1, -1, -1, -1, -1, -1};
+  int err = 0;
   pid_t pid;
-  if (pipe(out) != 0) goto fail0;
-  if (pipe(st) != 0) goto fail1;
-  process_cloexec(out[0]);
-  process_cloexec(st[0]);
-  process_cloexec(st[1]);
+  if (pipe(fds) != 0 || pipe(fds + 2) != 0 || (with_stdin && pipe(fds + 4) != 0)) {
+    process_close_fds(fds, 6);
+    lua_pushnil(L);
+    lua_pushfstring(L, "cannot start '%s': %s", argv[0], strerror(errno));
+    return 2;
+  }
+  process_cloexec(fds[0]);
+  process_cloexec(fds[2]);
+  process_cloexec(fds[3]);
+  if (with_stdin) process_cloexec(fds[5]);
   fflush(NULL);
   pid = fork();
-  if (pid < 0) goto fail2;
+  if (pid < 0) {
+    process_close_fds(fds, 6);
+    lua_pushnil(L);
+    lua_pushfstring(L, "cannot start '%s': %s", argv[0], strerror(errno));
+    return 2;
+  }
   if (pid == 0) { /* child: only async-signal-safe calls until exec */
-    int devnull = open("/dev/null", O_RDONLY);
+    int in = with_stdin ? fds[4] : open("/dev/null", O_RDONLY);
     if (pgroup) setpgid(0, 0);
     signal(SIGINT, SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
-    if (devnull >= 0) dup2(devnull, 0);
-    dup2(out[1], 1);
-    dup2(out[1], 2);
-    if (out[1] > 2) close(out[1]);
-    if (devnull > 2) close(devnull);
+    if (in >= 0 && in != 0) {
+      dup2(in, 0);
+      close(in);
+    }
+    dup2(fds[1], 1);
+    dup2(fds[1], 2);
+    if (fds[1] > 2) close(fds[1]);
     execvp(argv[0], (char *const *)argv);
     err = errno;
-    if (write(st[1], &err, sizeof err) < 0) { /* nothing more to do */ }
+    if (write(fds[3], &err, sizeof err) < 0) { /* nothing more to do */ }
     _exit(127);
   }
   if (pgroup) setpgid(pid, pid); /* also here: no race with an early kill */
-  close(out[1]);
-  close(st[1]);
+  close(fds[1]);
+  close(fds[3]);
+  fds[1] = fds[3] = -1;
+  if (with_stdin) {
+    close(fds[4]);
+    fds[4] = -1;
+  }
   ssize_t got;
-  do got = read(st[0], &err, sizeof err);
+  do got = read(fds[2], &err, sizeof err);
   while (got < 0 && errno == EINTR);
-  close(st[0]);
+  close(fds[2]);
+  fds[2] = -1;
   if (got == (ssize_t)sizeof err) { /* exec failed: reap and report */
     int status;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-    close(out[0]);
+    process_close_fds(fds, 6);
     lua_pushnil(L);
     lua_pushfstring(L, "cannot run '%s': %s", argv[0], strerror(err));
     return 2;
   }
-  fcntl(out[0], F_SETFL, fcntl(out[0], F_GETFL) | O_NONBLOCK);
+  fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
   p->pid = pid;
-  p->fd = out[0];
+  p->fd = fds[0];
+  p->wfd = with_stdin ? fds[5] : -1;
   return 1;
-
-fail2:
-  err = errno;
-  close(st[0]);
-  close(st[1]);
-  close(out[0]);
-  close(out[1]);
-  errno = err;
-  goto fail0;
-fail1:
-  err = errno;
-  close(out[0]);
-  close(out[1]);
-  errno = err;
-fail0:
-  lua_pushnil(L);
-  lua_pushfstring(L, "cannot start '%s': %s", argv[0], strerror(errno));
-  return 2;
 }
 
 /* Reaps the child if it has ended ('block': wait for it). 1 when reaped. */
@@ -1470,6 +1492,54 @@ static int l_process_pid(lua_State *L) {
   return 1;
 }
 
+/* p:write(s): writes all of 's' to the child's stdin. SIGPIPE is ignored
+** during the call, so a child that died gives nil and a message instead of
+** killing this process. */
+static int l_process_write(lua_State *L) {
+  lprocess *p = check_process(L, 1);
+  size_t len;
+  const char *s = luaL_checklstring(L, 2, &len);
+  if (p->wfd < 0) {
+    lua_pushnil(L);
+    lua_pushliteral(L, "the process has no input pipe (closed)");
+    return 2;
+  }
+  struct sigaction ign, old;
+  memset(&ign, 0, sizeof ign);
+  ign.sa_handler = SIG_IGN;
+  sigemptyset(&ign.sa_mask);
+  sigaction(SIGPIPE, &ign, &old);
+  size_t done = 0;
+  int err = 0;
+  while (done < len) {
+    ssize_t n = write(p->wfd, s + done, len - done);
+    if (n > 0) done += (size_t)n;
+    else if (n < 0 && errno == EINTR) continue;
+    else {
+      err = n < 0 ? errno : EIO;
+      break;
+    }
+  }
+  sigaction(SIGPIPE, &old, NULL);
+  if (err) {
+    lua_pushnil(L);
+    lua_pushstring(L, strerror(err));
+    return 2;
+  }
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
+/* p:close_input(): closes the child's stdin, which then reads end of file. */
+static int l_process_close_input(lua_State *L) {
+  lprocess *p = check_process(L, 1);
+  if (p->wfd >= 0) {
+    close(p->wfd);
+    p->wfd = -1;
+  }
+  return 0;
+}
+
 /* __gc / __close / p:close(): closes the pipe, kills a child still running
 ** and reaps it. Idempotent. */
 static int l_process_close(lua_State *L) {
@@ -1477,6 +1547,10 @@ static int l_process_close(lua_State *L) {
   if (p->fd >= 0) {
     close(p->fd);
     p->fd = -1;
+  }
+  if (p->wfd >= 0) {
+    close(p->wfd);
+    p->wfd = -1;
   }
   if (p->pid > 0 && !process_reap(p, 0)) {
     kill(p->pgroup ? -p->pid : p->pid, SIGKILL);
@@ -1515,6 +1589,8 @@ static int l_fsync(lua_State *L) {
 }
 
 static const luaL_Reg process_methods[] = {{"read", l_process_read},
+                                           {"write", l_process_write},
+                                           {"close_input", l_process_close_input},
                                            {"wait", l_process_wait},
                                            {"kill", l_process_kill},
                                            {"pid", l_process_pid},

@@ -931,33 +931,45 @@ local function worker_command()
   return exe, script
 end
 
--- Protocol lines start with "@@konane <nonce> ": the nonce comes with the task and never reaches
--- the bots (sandboxed, they cannot read the worker's variables), so a bot printing to stderr,
--- which shares the pipe, cannot forge a move or a record.
+-- Protocol lines start with "@@konane <nonce> ": the nonce comes through the worker's stdin and
+-- never reaches the bots (sandboxed, they cannot read the worker's variables), so a bot printing
+-- to stderr, which shares the pipe, cannot forge a move or a record.
 local MARK = "@@konane "
 
--- Parses the output buffer of a worker: moves seen, and the record text once complete.
-local function parse_worker(buf, nonce)
-  local mark = MARK .. nonce .. " "
-  local moves, started, record = {}, false, nil
-  local pos = 1
+-- Feeds 'chunk' of a worker's output to its parser state 'w' (buf, need, mark, moves, other).
+-- Returns the records completed by this chunk; sets w.ready and w.started (game number).
+local function worker_consume(w, chunk)
+  w.buf = w.buf .. chunk
+  local records = {}
   while true do
-    local a, b = buf:find("\n", pos, true)
-    if not a then break end
-    local line = buf:sub(pos, a - 1)
-    if line:sub(1, #mark) == mark then
-      local what, rest = line:sub(#mark + 1):match("^(%S+)%s*(.*)$")
-      if what == "start" then started = true
-      elseif what == "move" then moves[#moves + 1] = rest
-      elseif what == "record" then
-        local len = tonumber(rest)
-        if len and #buf >= b + len then record = buf:sub(b + 1, b + len) end
+    if w.need then
+      if #w.buf < w.need then break end
+      records[#records + 1] = w.buf:sub(1, w.need)
+      w.buf = w.buf:sub(w.need + 1)
+      w.need = nil
+    else
+      local a = w.buf:find("\n", 1, true)
+      if not a then
+        if #w.buf > 65536 then -- a bot printing without end: keep the tail only
+          w.other = (w.other .. w.buf):sub(-2000)
+          w.buf = ""
+        end
         break
       end
+      local line = w.buf:sub(1, a - 1)
+      w.buf = w.buf:sub(a + 1)
+      if line:sub(1, #w.mark) == w.mark then
+        local what, rest = line:sub(#w.mark + 1):match("^(%S+)%s*(.*)$")
+        if what == "ready" then w.ready = true
+        elseif what == "start" then w.started, w.moves = tonumber(rest), {}
+        elseif what == "move" then w.moves[#w.moves + 1] = rest
+        elseif what == "record" then w.need = tonumber(rest) or 0 end
+      else
+        w.other = (w.other .. line .. "\n"):sub(-2000)
+      end
     end
-    pos = b + 1
   end
-  return { started = started, moves = moves, record = record }
+  return records
 end
 
 -- The record of a game whose worker died or hung: the side to move loses.
@@ -985,22 +997,43 @@ local function forfeit_record(s, g, moves, termination, reason)
   return require("konane.pgn").write(record)
 end
 
--- The worker's side: reads the task from its argument, plays the game, and prints the record
--- after its progress lines. Used by lua/konane/tournament_worker.lua.
-function M.worker_main(task_text)
-  local task = assert(deserialize(task_text, "task"))
-  io.stdout:setvbuf("line")
-  local mark = MARK .. tostring(task.nonce) .. " "
-  io.stdout:write(mark .. "start\n")
-  local s, g = task.settings, task.game
-  local opts = play_options(s, g)
-  opts.on_move = function(_, move) io.stdout:write(mark .. "move " .. move .. "\n") end
-  local record = konane().play(make_bot(s.players[g.black]), make_bot(s.players[g.white]), opts)
-  record.black, record.white = s.players[g.black].name, s.players[g.white].name
-  local text = require("konane.pgn").write(record)
-  io.stdout:setvbuf("full")
-  io.stdout:write(mark .. "record " .. #text .. "\n" .. text)
-  io.stdout:flush()
+-- The worker's side (lua/konane/tournament_worker.lua): reads from stdin its nonce, the
+-- settings ("settings LEN" and a Lua table), then games ("game LEN" and a table) until end of
+-- file; for each prints "start ID", a line per move, and "record LEN" with the PGN record.
+function M.worker_main()
+  local nonce = io.read("l")
+  if not nonce then return end
+  local mark = MARK .. nonce .. " "
+  local function read_block(kind)
+    local hdr = io.read("l")
+    if not hdr then return nil end
+    local len = tonumber(hdr:match("^" .. kind .. " (%d+)$"))
+    if not len then error("tournament worker: unexpected input '" .. hdr:sub(1, 60) .. "'", 0) end
+    local text = io.read(len) or ""
+    return assert(deserialize(text, kind))
+  end
+  local out = io.stdout
+  out:setvbuf("full")
+  local s = read_block("settings")
+  if not s then return end
+  out:write(mark, "ready\n")
+  out:flush()
+  while true do
+    local g = read_block("game")
+    if not g then break end
+    out:write(mark, "start ", g.id, "\n")
+    out:flush()
+    local opts = play_options(s, g)
+    opts.on_move = function(_, move)
+      out:write(mark, "move ", move, "\n")
+      out:flush()
+    end
+    local record = konane().play(make_bot(s.players[g.black]), make_bot(s.players[g.white]), opts)
+    record.black, record.white = s.players[g.black].name, s.players[g.white].name
+    local text = require("konane.pgn").write(record)
+    out:write(mark, "record ", #text, "\n", text)
+    out:flush()
+  end
 end
 
 -- ---------------------------------------------------------------------------------------------
@@ -1305,13 +1338,14 @@ function Tournament:run()
   end
 
   local interrupted = false
-  local running = {}
+  -- the worker processes, kept from one Swiss round to the next
+  local pool = {}
   local function kill_all()
-    for _, w in pairs(running) do
+    for _, w in ipairs(pool) do
       w.proc:kill()
       w.proc:close()
     end
-    running = {}
+    for k = #pool, 1, -1 do pool[k] = nil end
   end
 
   local function run_games(queue)
@@ -1333,85 +1367,106 @@ function Tournament:run()
       openings_list = s.openings_list,
     }
     local paths = serialize { path = package.path, cpath = package.cpath }
-    local qi = 1
-    -- a worker silent for this long is hung: the side to move loses on time
+    -- a worker silent this long during a game is hung: the side to move loses on time
     local hang = math.max(30, 3 * s.time + 10)
+    local counter = 0
+
+    local function start_worker()
+      local proc, err = core().spawn({ exe, script, paths }, { pgroup = true, stdin = true })
+      if not proc then error("cannot start a worker: " .. tostring(err), 0) end
+      counter = counter + 1
+      local addr = tonumber((tostring({}):match("0x(%x+)")), 16) or 0
+      local nonce = string.format("%x", mix(os.time() + counter, math.floor(clock_now() * 1e9) ~ addr))
+      local w = { proc = proc, buf = "", other = "", mark = MARK .. nonce .. " ", moves = {},
+                  last = clock_now() }
+      proc:write(nonce .. "\n" .. "settings " .. #settings_text .. "\n" .. settings_text)
+      pool[#pool + 1] = w
+      return w
+    end
+    local function drop(w)
+      w.proc:kill()
+      w.proc:close()
+      for k, x in ipairs(pool) do
+        if x == w then table.remove(pool, k) break end
+      end
+    end
+
+    local requeued = {}
+    local qi = 1
     while true do
-      local stop = sprt_decided()
-      local n = 0
-      for _ in pairs(running) do n = n + 1 end
-      while not stop and n < s.workers and qi <= #queue do
+      if sprt_decided() then return end
+      -- give a game to every idle worker, starting workers while games are waiting
+      local waiting = {}
+      while qi <= #queue do
         local g = queue[qi]
-        qi = qi + 1
-        if not results[g.id] then
-          if s.players[g.black].bot or s.players[g.white].bot then
-            finished(g, play_here(s, g)) -- bot tables only exist in this process
-          else
-            local addr = tonumber((tostring({}):match("0x(%x+)")), 16) or 0
-            local nonce = string.format("%x", mix(os.time() + g.id, math.floor(clock_now() * 1e9) ~ addr))
-            local task = "{settings = " .. settings_text .. ", game = " .. serialize(g) ..
-              ", paths = " .. paths .. ", nonce = " .. string.format("%q", nonce) .. "}"
-            local proc, err = core().spawn({ exe, script, task }, { pgroup = true })
-            if not proc then error("cannot start a worker: " .. tostring(err), 0) end
-            running[g.id] = { proc = proc, game = g, buf = {}, last = clock_now(), nonce = nonce }
-            n = n + 1
-          end
+        if results[g.id] then
+          qi = qi + 1
+        elseif s.players[g.black].bot or s.players[g.white].bot then
+          qi = qi + 1
+          finished(g, play_here(s, g)) -- bot tables only exist in this process
+        else
+          break
         end
       end
-      if stop and n > 0 then
-        kill_all() -- decided: games still running could not count anyway
-        n = 0
-      end
-      if n == 0 then
-        if stop or qi > #queue then return end
-      else
-        local procs = {}
-        for _, w in pairs(running) do procs[#procs + 1] = w.proc end
-        core().poll(procs, 0.25)
-        local now = clock_now()
-        local ids = {}
-        for id in pairs(running) do ids[#ids + 1] = id end
-        table.sort(ids)
-        for _, id in ipairs(ids) do
-          local w = running[id]
-          local chunk = w.proc:read()
-          if chunk and #chunk > 0 then
-            w.buf[#w.buf + 1] = chunk
-            w.last = now
+      local busy = 0
+      for _, w in ipairs(pool) do if w.game then busy = busy + 1 end end
+      local pending = #requeued + (#queue - qi + 1)
+      while #pool < s.workers and #pool < busy + pending do start_worker() end
+      for _, w in ipairs(pool) do
+        if not w.game and w.ready then
+          local g = table.remove(requeued, 1)
+          if not g and qi <= #queue then
+            g = queue[qi]
+            qi = qi + 1
           end
-          if chunk == nil then
-            -- end of output: the worker is done (or died)
-            local how, code = w.proc:wait(true)
-            local buf = table.concat(w.buf)
-            local parsed = parse_worker(buf, w.nonce)
-            running[id] = nil
-            if parsed.record and how == "exit" and code == 0 then
-              finished(w.game, parsed.record)
-            elseif not parsed.started then
-              kill_all()
-              error("a worker failed before its game started (" .. tostring(how) .. " " ..
-                tostring(code) .. "):\n" .. buf, 0)
-            elseif buf:find("interrupted!", 1, true) then
-              interrupted = true
-            else
-              local why = how == "signal" and ("the worker process was killed by signal " .. code)
-                or ("the worker process exited with status " .. tostring(code))
-              local tail = buf:gsub("@@konane [^\n]*\n", ""):sub(-300):gsub("%s+$", "")
-              if tail ~= "" then why = why .. ": " .. tail:gsub("\n", " ") end
-              finished(w.game, forfeit_record(s, w.game, parsed.moves, "error", why))
-            end
-          elseif now - w.last > hang then
-            local parsed = parse_worker(table.concat(w.buf), w.nonce)
-            w.proc:kill()
-            w.proc:close()
-            running[id] = nil
-            finished(w.game, forfeit_record(s, w.game, parsed.moves, "time forfeit",
-              string.format("no move for %.0f s: the worker was stopped", now - w.last)))
+          if g and not results[g.id] then
+            local text = serialize(g)
+            w.game, w.started, w.moves, w.last = g, nil, {}, clock_now()
+            w.proc:write("game " .. #text .. "\n" .. text) -- a dead worker shows at EOF below
           end
         end
-        if interrupted then
-          kill_all()
-          error("interrupted!", 0)
+        waiting[#waiting + 1] = w.proc
+      end
+      busy = 0
+      for _, w in ipairs(pool) do if w.game then busy = busy + 1 end end
+      if busy == 0 and #requeued == 0 and qi > #queue then return end
+      core().poll(waiting, 0.25)
+      local now = clock_now()
+      for _, w in ipairs({ table.unpack(pool) }) do
+        local chunk = w.proc:read()
+        if chunk and #chunk > 0 then
+          w.last = now
+          for _, text in ipairs(worker_consume(w, chunk)) do
+            local g = w.game
+            w.game = nil
+            if g and w.started == g.id then finished(g, text) end
+          end
+        end
+        if chunk == nil then
+          -- end of output: the worker process is gone
+          local how, code = w.proc:wait(true)
+          local why = how == "signal" and ("the worker process was killed by signal " .. tostring(code))
+            or ("the worker process exited with status " .. tostring(code))
+          local tail = w.other:gsub("%s+$", "")
+          drop(w)
+          if not w.ready then
+            error("a worker failed before playing (" .. why .. ")" .. (tail ~= "" and (":\n" .. tail) or ""), 0)
+          end
+          local g = w.game
+          if g and w.started == g.id then
+            if tail ~= "" then why = why .. ": " .. tail:sub(-300):gsub("\n", " ") end
+            finished(g, forfeit_record(s, g, w.moves, "error", why))
+          elseif g then
+            -- died between two games: the game never started, play it elsewhere (once)
+            g.retries = (g.retries or 0) + 1
+            if g.retries > 2 then error("workers keep dying before game " .. g.id .. " starts: " .. why, 0) end
+            requeued[#requeued + 1] = g
+          end
+        elseif w.game and now - w.last > hang then
+          local g = w.game
+          drop(w)
+          finished(g, forfeit_record(s, g, w.moves, "time forfeit",
+            string.format("no move for %.0f s: the worker was stopped", now - w.last)))
         end
       end
     end
