@@ -1063,8 +1063,8 @@ local function terminal_progress()
       if shown then io.stderr:write("\r\27[K") io.stderr:flush() end
       return
     end
-    local line = string.format("%d/%d games  %.1f games/s  ETA %s  leader: %s", p.done, p.total,
-      p.rate, fmt_duration(p.eta), p.leader or "-")
+    local line = string.format("%d/%d games  %.1f games/s  ETA %s  %s", p.done, p.total,
+      p.rate, fmt_duration(p.eta), p.leader and (p.leader:find("^LLR") and p.leader or ("leader: " .. p.leader)) or "")
     if #line > cols - 1 then line = line:sub(1, cols - 1) end
     io.stderr:write("\r" .. line .. "\27[K")
     io.stderr:flush()
@@ -1305,9 +1305,14 @@ function Tournament:run()
       if not best_score or sc > best_score then best, best_score = i, sc end
     end
     local remaining = total - done
+    local leader = best and best_score >= 0 and string.format("%s %.0f%%", s.players[best].name, 100 * best_score) or nil
+    if s.sprt then
+      local st = sprt_state(s, games, results)
+      leader = string.format("LLR %.2f [%.2f, %.2f]", st.llr, st.lower, st.upper)
+    end
     progress {
       done = done, total = total, rate = rate, eta = rate > 0 and remaining / rate or math.huge,
-      leader = best and best_score >= 0 and string.format("%s %.0f%%", s.players[best].name, 100 * best_score) or nil,
+      leader = leader,
     }
   end
 
