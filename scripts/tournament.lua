@@ -206,6 +206,11 @@ local function main(args)
       if o[k] ~= nil then usage_error("--merge takes only directories and --out") end
     end
     if #o.bots > 0 then usage_error("--merge takes only directories and --out") end
+    for _, dir in ipairs(o.merge) do
+      local f = io.open(dir .. "/" .. tournament.CONFIG_FILE, "rb")
+      if not f then usage_error("--merge: " .. dir .. " holds no tournament (no " .. tournament.CONFIG_FILE .. ")") end
+      f:close()
+    end
     local ok, res = pcall(tournament.merge, o.merge, o.out)
     if not ok then
       io.stderr:write(PROG, ": ", tostring(res), "\n")

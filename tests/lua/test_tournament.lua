@@ -329,6 +329,45 @@ tests["hostile bots forfeit their games and the tournament goes on"] = function(
   cleanup()
 end
 
+-- The worker processes of this process (children running tournament_worker.lua).
+local function my_workers()
+  local f = assert(io.open("/proc/self/stat"))
+  local me = f:read("l"):match("^(%d+)")
+  f:close()
+  local out = {}
+  for _, name in ipairs(core.listdir("/proc") or {}) do
+    if name:match("^%d+$") then
+      local st = io.open("/proc/" .. name .. "/stat")
+      local line = st and st:read("l")
+      if st then st:close() end
+      -- the command may hold spaces and parentheses: the ppid follows the last ')'
+      local ppid = line and line:match("%) %S+ (%d+)")
+      if ppid == me then out[#out + 1] = tonumber(name) end
+    end
+  end
+  return out
+end
+
+tests["a worker process killed during a game loses that game and is replaced"] = function()
+  local dir = tmpdir()
+  local killed = false
+  local res = T.run(quiet { bots = { "alphabeta:depth=5", "alphabeta:depth=4" }, games = 8,
+                            workers = 2, out = dir, on_game = function()
+    if not killed then
+      killed = true
+      for _, pid in ipairs(my_workers()) do os.execute("kill -9 " .. pid) end
+    end
+  end })
+  assert(killed)
+  assert(res.games == 8 and res.complete, "every game is played: " .. res.games)
+  for _, r in ipairs(records_of(dir)) do
+    if r.termination == "error" then
+      assert(r.reason:find("killed by signal 9"), r.reason)
+    end
+  end
+  cleanup()
+end
+
 tests["shards together play the whole schedule and merge to the full results"] = function()
   local full = T.run(base { games = 4 })
   local dirs = {}
