@@ -1213,8 +1213,7 @@ function Tournament:run()
     end
   end
 
-  -- Swiss: rounds are paired as the previous ones finish; the journal may hold games of rounds
-  -- not yet paired in this run, so it is read against a lookup that pairs on demand.
+  -- the games already in the journal (resume)
   local journal_results = {}
   if journal_path and s.resume then
     -- Swiss: a round is paired only once the previous one is known, so the saved records are
