@@ -889,7 +889,7 @@ static int l_solve(lua_State *L) {
   memset(&lim, 0, sizeof lim);
   lim.time = opt_number(L, 2, "time", 0, 1e9, 0);
   lim.nodes = (uint64_t)opt_integer(L, 2, "nodes", 1, LUA_MAXINTEGER, 0);
-  mb = opt_number(L, 2, "hash_mb", 0, 65536, 32);
+  mb = opt_number(L, 2, "hash_mb", 0, 65536, 16);
   stop_init(L, &sc);
   lim.stop.fn = binding_stop;
   lim.stop.ud = &sc;

@@ -20,7 +20,7 @@
 #define POLL 4096
 /* Positions with fewer pieces than this are not worth a table entry. */
 #ifndef TT_MIN_PIECES
-#define TT_MIN_PIECES 0
+#define TT_MIN_PIECES 5
 #endif
 /* Enhanced transposition cutoffs at nodes with at least this many pieces. */
 #ifndef ETC_MIN_PIECES
@@ -97,12 +97,12 @@ static int solve64(vctx *s, uint64_t occ, int stm, int ply) {
   n = kn_gen64(b, occ, stm, mk, NULL);
   if (n == 0) return 0;
 
-  /* 2. Immediate wins, and the opponent's mobility for ordering. */
+  /* 2. Immediate wins: a move leaving the opponent without a reply.
+  ** (Positions won this way are never stored, so this comes first.) */
   for (i = 0; i < n; i++) {
     int c = kn_count64(b, occ ^ mk[i], stm ^ 1);
     if (c == 0) return 1;
-    /* fewest replies first; among equals, most moves left to us */
-    k[i] = c * 64 - kn_count64(b, occ ^ mk[i], stm);
+    k[i] = c * 64;
   }
   if (n == 1) return !solve64(s, occ ^ mk[0], stm ^ 1, ply + 1);
 
@@ -111,6 +111,9 @@ static int solve64(vctx *s, uint64_t occ, int stm, int ply) {
     kn_tt_entry *e = kn_tt_probe(s->tt, key, stm);
     if (e) return e->score > 0;
   }
+
+  /* fewest replies first; among equals, most moves left to us */
+  for (i = 0; i < n; i++) k[i] -= kn_count64(b, occ ^ mk[i], stm);
 
   /* 4. Sort by the opponent's mobility (insertion sort: n is small). */
   for (i = 1; i < n; i++) {
@@ -127,8 +130,13 @@ static int solve64(vctx *s, uint64_t occ, int stm, int ply) {
 
   /* 5. Enhanced transposition cutoffs: a child already proved lost. */
   if (pieces >= ETC_MIN_PIECES) {
+    uint64_t ck[KN_MAX_MOVES];
     for (i = 0; i < n; i++) {
-      kn_tt_entry *e = kn_tt_probe(s->tt, canon(s, occ ^ mk[i]), stm ^ 1);
+      ck[i] = canon(s, occ ^ mk[i]);
+      kn_tt_prefetch(s->tt, ck[i], stm ^ 1);
+    }
+    for (i = 0; i < n; i++) {
+      kn_tt_entry *e = kn_tt_probe(s->tt, ck[i], stm ^ 1);
       if (e && e->score < 0) {
         kn_tt_store(s->tt, key, stm, KN_NOMOVE, 1, 0, KN_TT_EXACT);
         return 1;
