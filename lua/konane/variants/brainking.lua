@@ -28,8 +28,8 @@ return {
   first_removal = function(board)
     local squares = corners_and_centre(board)
     if #squares == 0 then
-      error(("brainking: no corner or centre square holds a %s piece on a "
-        .. "%dx%d board; use the 'free' variant or a centre-or-corner rule")
+      error(("no corner or centre square holds a %s piece on a "
+        .. "%dx%d board; use variant = 'centre_corner' (any size) or 'free'")
         :format(board.mover == "black" and "Black" or "White",
           board.rows, board.cols), 0)
     end
