@@ -1565,12 +1565,17 @@ static int l_isatty(lua_State *L) {
   return 1;
 }
 
-/* core.exe_path(): the running executable (Linux /proc), or nil. */
+/* core.exe_path(): the path of the running executable (Linux /proc), or
+** nil. When the file was replaced since it started (a rebuild), the kernel
+** appends " (deleted)": the path is still the right one to run. */
 static int l_exe_path(lua_State *L) {
   char buf[4096];
+  static const char deleted[] = " (deleted)";
   ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
   if (n <= 0) return 0;
-  lua_pushlstring(L, buf, (size_t)n);
+  size_t len = (size_t)n, dl = sizeof deleted - 1;
+  if (len > dl && memcmp(buf + len - dl, deleted, dl) == 0) len -= dl;
+  lua_pushlstring(L, buf, len);
   return 1;
 }
 
