@@ -861,7 +861,7 @@ help() lists the commands; help("vs") or help(vs) shows one in detail.]],
       print("Commands (the current game is the global g; see also its methods: g:<Tab>):")
       for _, name in ipairs(order) do
         local c = commands[name]
-        print(string.format("  %-20s %s", c.usage, c.line))
+        print(string.format("  %-25s %s", c.usage, c.line))
       end
       print([[
 Type a move such as d5 or f5-d5 to play it. Any Lua works: g:moves(), g:fen(), konane.new{...}.
