@@ -1232,7 +1232,7 @@ static const luaL_Reg sandbox_funcs[] = {{"sandbox_call", l_sandbox_call},
 **   p:close_input() -> the child reads end of file
 **   p:wait([block]) -> nil while running, else "exit", code / "signal", n
 **   p:kill([signal number]) ; p:pid() ; p:close()
-**   core.isatty(fd) ; core.exe_path() ; core.fsync(file)
+**   core.isatty(fd) ; core.exe_path() ; core.fsync(file) ; core.lock(file)
 ** A process still running when its userdata is collected or closed is
 ** killed and reaped, so a script that fails never leaves orphans behind.
 */
@@ -1593,6 +1593,27 @@ static int l_fsync(lua_State *L) {
   return 1;
 }
 
+/* core.lock(file): takes an exclusive POSIX lock on an open Lua file without
+** waiting. true, or nil and a message when another process holds it. The
+** kernel drops the lock when the process ends, even by kill -9, so a stale
+** lock never blocks a resume. */
+static int l_lock(lua_State *L) {
+  luaL_Stream *s = (luaL_Stream *)luaL_checkudata(L, 1, LUA_FILEHANDLE);
+  luaL_argcheck(L, s->closef != NULL && s->f != NULL, 1, "file is closed");
+  struct flock fl;
+  memset(&fl, 0, sizeof fl);
+  fl.l_type = F_WRLCK;
+  fl.l_whence = SEEK_SET;
+  if (fcntl(fileno(s->f), F_SETLK, &fl) != 0) {
+    lua_pushnil(L);
+    lua_pushstring(L, (errno == EACCES || errno == EAGAIN) ? "locked by another process"
+                                                          : strerror(errno));
+    return 2;
+  }
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
 static const luaL_Reg process_methods[] = {{"read", l_process_read},
                                            {"write", l_process_write},
                                            {"close_input", l_process_close_input},
@@ -1621,6 +1642,7 @@ static const luaL_Reg process_funcs[] = {{"spawn", l_spawn_entry},
                                          {"isatty", l_isatty},
                                          {"exe_path", l_exe_path},
                                          {"fsync", l_fsync},
+                                         {"lock", l_lock},
                                          {NULL, NULL}};
 /* ==== end: process ==== */
 

@@ -1204,6 +1204,19 @@ function Tournament:run()
     local ok, err = mkdir(s.out)
     if not ok then error(err, 0) end
     journal_path = s.out .. "/" .. M.GAMES_FILE
+    -- one process per directory: a second one would play the same games again
+    local c = core()
+    if c.lock then
+      local lf = io.open(s.out .. "/lock", "a")
+      if lf then
+        local okl = c.lock(lf)
+        if not okl then
+          lf:close()
+          error(s.out .. " is in use by another tournament process", 0)
+        end
+        self.lock_file = lf -- held until run() returns (or the process ends)
+      end
+    end
     if not s.resume then
       if file_exists(s.out .. "/" .. M.CONFIG_FILE) or file_exists(journal_path) then
         error(s.out .. " already holds a tournament: resume it, or choose another directory", 0)
@@ -1500,6 +1513,10 @@ function Tournament:run()
   end)
   kill_all()
   if journal then journal:close() end
+  if self.lock_file then
+    self.lock_file:close()
+    self.lock_file = nil
+  end
   if progress then progress { done_all = true } end
   if not ok then
     if tostring(err):find("interrupted!", 1, true) then

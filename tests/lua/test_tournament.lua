@@ -307,6 +307,28 @@ tests["a tournament killed with SIGKILL resumes to the results of an uninterrupt
   cleanup()
 end
 
+tests["a tournament directory is used by one process at a time"] = function()
+  local dir = tmpdir()
+  T.run(base { out = dir })
+  -- hold the lock as a running tournament would, from another process
+  local code = string.format("local c = require 'konane.core'; local f = io.open(%q, 'a'); " ..
+    "assert(c.lock(f)); print('locked'); io.stdout:flush(); io.read('l')", dir .. "/lock")
+  local p = assert(core.spawn({ core.exe_path(), "-e", code }, { stdin = true }))
+  local out = ""
+  while not out:find("locked") do
+    core.poll({ p }, 1)
+    out = out .. (p:read() or error("helper died: " .. out))
+  end
+  local ok, err = pcall(T.run, base { out = dir, resume = true })
+  p:kill()
+  p:close()
+  assert(not ok and err:find("in use"), tostring(err))
+  -- once the holder is gone (killed), the lock is free again
+  local again = T.run(base { out = dir, resume = true })
+  assert(again.complete)
+  cleanup()
+end
+
 tests["hostile bots forfeit their games and the tournament goes on"] = function()
   local dir = tmpdir()
   local res = T.run(quiet { bots = { "greedy", HOSTILE .. ":mode=loop", HOSTILE .. ":mode=raise",
