@@ -8,6 +8,7 @@
 **   - ordering by the opponent's mobility after the move (fewest first,
 **     ties broken by our own mobility), the strongest cheap predictor of
 **     a win in Konane (a third fewer nodes than the opponent's alone);
+**   - a killer move per ply as a tie-breaker;
 **   - enhanced transposition cutoffs near the root, where a child already
 **     proved lost in the table saves a whole subtree.
 ** Wide boards and the removal phases go through the generic core.
@@ -23,6 +24,9 @@
 #define TT_MIN_PIECES 5
 #endif
 /* Enhanced transposition cutoffs at nodes with at least this many pieces. */
+/* The last winning move at the same ply counts as half a reply fewer
+** (worth ~8% of the nodes on 6x6; more than one reply makes it worse). */
+#define KILLER_BONUS 32
 #ifndef ETC_MIN_PIECES
 #define ETC_MIN_PIECES 14
 #endif
@@ -38,6 +42,7 @@ typedef struct vctx {
   int maxply;
   uint64_t *mk;
   int *key;
+  uint64_t *killer;        /* per ply: the last winning move's mask */
   uint64_t nodes, nextpoll;
   double deadline;
   int stop;
@@ -113,7 +118,10 @@ static int solve64(vctx *s, uint64_t occ, int stm, int ply) {
   }
 
   /* fewest replies first; among equals, most moves left to us */
-  for (i = 0; i < n; i++) k[i] -= kn_count64(b, occ ^ mk[i], stm);
+  for (i = 0; i < n; i++) {
+    k[i] -= kn_count64(b, occ ^ mk[i], stm);
+    if (mk[i] == s->killer[ply]) k[i] -= KILLER_BONUS;
+  }
 
   /* 4. Sort by the opponent's mobility (insertion sort: n is small). */
   for (i = 1; i < n; i++) {
@@ -150,6 +158,7 @@ static int solve64(vctx *s, uint64_t occ, int stm, int ply) {
     int w = solve64(s, occ ^ mk[i], stm ^ 1, ply + 1);
     if (s->stop) return 0;
     if (!w) {
+      s->killer[ply] = mk[i];
       if (usett)
         kn_tt_store(s->tt, key, stm, KN_NOMOVE, 1,
                     work_depth(s->nodes - start), KN_TT_EXACT);
@@ -295,8 +304,9 @@ int kn_solve(const kn_board *b, const kn_pos *p, kn_tt *tt,
     s.cap = 2 * b->nsq + 8;
     s.mk = malloc((size_t)s.maxply * s.cap * sizeof *s.mk);
     s.key = malloc((size_t)s.maxply * s.cap * sizeof *s.key);
-    if (!s.mk || !s.key || build_syms(&s)) {
-      free(s.mk), free(s.key), free(s.sym);
+    s.killer = calloc((size_t)s.maxply, sizeof *s.killer);
+    if (!s.mk || !s.key || !s.killer || build_syms(&s)) {
+      free(s.mk), free(s.key), free(s.sym), free(s.killer);
       return -1;
     }
   }
@@ -306,6 +316,6 @@ int kn_solve(const kn_board *b, const kn_pos *p, kn_tt *tt,
   r->time = kn_clock() - t0;
   r->stopped = s.stop;
   if (!s.stop) r->win = w;
-  free(s.mk), free(s.key), free(s.sym);
+  free(s.mk), free(s.key), free(s.sym), free(s.killer);
   return s.stop == KN_STOP_ERROR ? -1 : 0;
 }
