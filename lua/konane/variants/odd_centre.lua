@@ -1,9 +1,13 @@
--- odd_centre: the game starts with the centre pair already removed, Black to jump.
+-- odd_centre: the game starts with the centre pair already removed.
 -- On an odd board (the classic use: 5x5, 7x7) the pair is the centre square and the square
--- above it; on a board with one even side, the two middle squares of the middle rank or file;
--- on an even board, the left-to-right pair at the bottom of the middle 2x2 block (every choice
--- is the same game up to symmetry on square boards). No removal is ever made: the position text
--- of the start says it all.
+-- above it, and White moves first: the centre is a dark square, so in the traditional opening
+-- White removed it, Black the piece next to it, and the first remover jumps first (as in the
+-- centre_corner variant). On a board with one even side the pair is the two middle squares of
+-- the middle rank or file, on an even board the left-to-right pair at the bottom of the middle
+-- 2x2 block (every choice is the same game up to symmetry on square boards); there Black, the
+-- usual first player, jumps first. No removal is ever made: the start position says it all.
+-- Known results (exhaustive search): 4x4 and 6x6 are won by the second player, 5x5 by the
+-- first.
 
 -- The two squares of the centre pair as 0-based {f, r} pairs.
 local function centre_pair(rows, cols)
@@ -21,7 +25,7 @@ end
 return {
   name = "odd_centre",
   description = "starts with the centre pair removed (odd boards: the centre and the square "
-    .. "above it), Black jumps first",
+    .. "above it, White jumps first; else Black)",
   rows = 7,
   cols = 7,
   start = function(rows, cols)
@@ -43,7 +47,8 @@ return {
       if run > 0 then row[#row + 1] = tostring(run) end
       ranks[#ranks + 1] = table.concat(row)
     end
-    return table.concat(ranks, "/") .. " b"
+    local first = (rows % 2 == 1 and cols % 2 == 1) and " w" or " b"
+    return table.concat(ranks, "/") .. first
   end,
   -- never used (the start has two holes already); kept so the table reads like any variant
   first_removal = function() return {} end,
