@@ -84,6 +84,13 @@ static void on_sigwinch(int sig) {
   resized = 1;
 }
 
+/* Ctrl-Z at the prompt: noted here, acted on by read_tty_line. */
+static volatile sig_atomic_t suspended = 0;
+static void on_sigtstp(int sig) {
+  (void)sig;
+  suspended = 1;
+}
+
 /* Install 'fn' for 'sig' without SA_RESTART, so select() sees EINTR. */
 static void set_signal(int sig, void (*fn)(int)) {
   struct sigaction sa;
@@ -733,7 +740,9 @@ static int read_tty_line(const char *prompt, char **out) {
   sigemptyset(&block);
   sigaddset(&block, SIGINT);
   sigaddset(&block, SIGWINCH);
+  sigaddset(&block, SIGTSTP);
   sigprocmask(SIG_BLOCK, &block, &orig);
+  set_signal(SIGTSTP, on_sigtstp);
   line_done = 0;
   line_got = NULL;
   interrupted = 0;
@@ -748,6 +757,17 @@ static int read_tty_line(const char *prompt, char **out) {
     if (resized) {
       resized = 0;
       rl_resize_terminal();
+    }
+    if (suspended) {  /* Ctrl-Z: give the terminal back, stop, then redraw */
+      suspended = 0;
+      rl_cleanup_after_signal();
+      signal(SIGTSTP, SIG_DFL);
+      sigprocmask(SIG_SETMASK, &orig, NULL);
+      raise(SIGTSTP);  /* stops here until SIGCONT */
+      sigprocmask(SIG_BLOCK, &block, NULL);
+      set_signal(SIGTSTP, on_sigtstp);
+      rl_reset_after_signal();
+      rl_forced_update_display();
     }
     if (interrupted) {  /* Ctrl-C: forget the line, show a fresh prompt */
       interrupted = 0;
@@ -776,6 +796,7 @@ static int read_tty_line(const char *prompt, char **out) {
     }
     rl_callback_read_char();
   }
+  signal(SIGTSTP, SIG_DFL);
   sigprocmask(SIG_SETMASK, &orig, NULL);
   *out = line_got;
   return result;
