@@ -1164,8 +1164,12 @@ static int l_sandbox_call(lua_State *L) {
   }
   const char *kind = s.tripped;
   if (kind == NULL) kind = status == LUA_ERRMEM ? "memory" : "error";
-  /* a C search stopped by the deadline raises its own error: still time */
-  if (strcmp(kind, "error") == 0 && s.deadline > 0 && now_seconds() >= s.deadline)
+  /* the host's own interrupt hook or a C search stopped by the deadline
+     raise their own errors: still an interrupt, still time */
+  if (strcmp(kind, "error") == 0 && s.interrupt != NULL && *s.interrupt)
+    kind = "interrupted";
+  else if (strcmp(kind, "error") == 0 && s.deadline > 0 &&
+           now_seconds() >= s.deadline)
     kind = "time";
   if (strcmp(kind, "memory") == 0) {
     lua_pushfstring(L, "memory limit exceeded (%I bytes)",

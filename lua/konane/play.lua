@@ -37,7 +37,11 @@ local function opening_moves(opening)
 end
 
 -- Is 'err' the REPL's interrupt? Then the whole play stops, it is no fault of the bot.
-local function is_interrupt(err)
+local function is_interrupt(err, kind)
+  if kind == "interrupted" then return true end
+  if type(err) == "table" and err.sandbox_kind then
+    return err.sandbox_kind == "interrupted"
+  end
   return type(err) == "string" and err:match("interrupted!$") ~= nil
 end
 
@@ -153,7 +157,7 @@ function M.play(black, white, opts)
       local limit = opts.time and opts.time * 10 or nil
       local ok, err, kind = timed_call(c, not b.untimed and limit or nil, b.new_game, b, info)
       if not ok then
-        if is_interrupt(err) then error(err, 0) end
+        if is_interrupt(err, kind) then error("interrupted!", 0) end
         local msg, k = failure(err, kind)
         if k == "time" then lose(side, "time forfeit", "new_game: " .. msg)
         else lose(side, "error", "new_game: " .. msg) end
@@ -185,7 +189,7 @@ function M.play(black, white, opts)
     if not b.untimed then used[side] = used[side] + elapsed end
     local ok, answer, info = results[1], results[2], results[3]
     if not ok then
-      if is_interrupt(answer) then error(answer, 0) end
+      if is_interrupt(answer, info) then error("interrupted!", 0) end
       local msg, kind = failure(answer, info)
       if kind == "time" then
         lose(side, "time forfeit", string.format("%s: %s", side, msg))
@@ -250,8 +254,8 @@ function M.play(black, white, opts)
     if b.done then
       local result = { side = side, winner = winner, won = winner == side, result = record.result,
                        termination = termination, reason = reason, record = record }
-      local ok, err = timed_call(c, not b.untimed and opts.time and opts.time * 10 or nil, b.done, b, result)
-      if not ok and is_interrupt(err) then error(err, 0) end
+      local ok, err, kind = timed_call(c, not b.untimed and opts.time and opts.time * 10 or nil, b.done, b, result)
+      if not ok and is_interrupt(err, kind) then error("interrupted!", 0) end
     end
   end
   return record
