@@ -241,12 +241,11 @@ local function format_scalar(v, color)
     end)
     return paint("yellow", ok and s or tostring(v), color)
   end
+  local ok, s = pcall(tostring, v)  -- a __tostring may raise or return a non-string
+  if not ok or type(s) ~= "string" then s = string.format("%s: %p", type(v), v) end
   local mt = getmetatable(v)
-  if type(mt) == "table" and mt.__tostring then
-    local ok, s = pcall(tostring, v)
-    if ok and type(s) == "string" then return s end
-  end
-  return paint("dim", tostring(v), color)
+  if type(mt) == "table" and mt.__tostring then return s end
+  return paint("dim", s, color)
 end
 
 -- Table entries in display order: the array part 1..n, then the other keys sorted.

@@ -116,6 +116,13 @@ return {
     assert(s == "{<game 6x6 brainking, ply 0>}", s)
   end,
 
+  ["format survives a __tostring that raises or returns a non-string"] = function()
+    local bad = setmetatable({}, { __tostring = function() error("no") end })
+    assert(repl.format(bad, { color = false }):match("^table: 0x"))
+    local odd = setmetatable({}, { __tostring = function() return {} end })
+    assert(repl.format({ odd }, { color = false }):match("^{table: 0x"))
+  end,
+
   ["format colours only when asked"] = function()
     has(repl.format({ "a", 1 }, { color = true }), "\27[32m\"a\"")
     lacks(repl.format({ "a", 1 }, { color = false }), "\27[")
