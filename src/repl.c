@@ -898,10 +898,10 @@ static void setup_readline(void) {
 
 /*
 ** The interactive loop. On a terminal: readline with history, completion
-** and prompts. Otherwise: plain lines, no prompts. Returns the number of
+** and prompts. Otherwise: plain lines from 'in', no prompts. Returns the number of
 ** commands that failed.
 */
-static int doREPL(lua_State *L, int tty) {
+static int doREPL(lua_State *L, int tty, FILE *in) {
   Pending p = {NULL, 0, 0};
   int errors = 0;
   char *hist = NULL;
@@ -946,11 +946,11 @@ static int doREPL(lua_State *L, int tty) {
       size_t cap = 0;
       ssize_t n;
       errno = 0;
-      n = getline(&line, &cap, stdin);
+      n = getline(&line, &cap, in);
       if (n < 0) {
         free(line);
         if (errno == EINTR && interrupted) {  /* Ctrl-C while waiting */
-          clearerr(stdin);
+          clearerr(in);
           p.len = 0;
           interrupted = 0;
           continue;
@@ -1016,17 +1016,24 @@ static int run_stdin(lua_State *L, int color) {
   }
   lua_pop(L, 1);  /* the syntax error: try it as REPL input */
   {
-    FILE *mem = fmemopen((void *)text, len, "r");
+    /* a copy: the REPL clears the Lua stack, which anchors 'text' */
+    char *copy = malloc(len + 1);
+    FILE *mem;
     int errors;
-    FILE *saved = stdin;
-    if (mem == NULL)
+    if (copy == NULL)
       return EXIT_FAILURE;
-    load_repl(L, 0, color, 0);
-    stdin = mem;
-    errors = doREPL(L, 0);
-    stdin = saved;
-    fclose(mem);
+    memcpy(copy, text, len);
+    copy[len] = '\0';
     lua_settop(L, 0);
+    mem = fmemopen(copy, len, "r");
+    if (mem == NULL) {
+      free(copy);
+      return len == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    }
+    load_repl(L, 0, color, 0);
+    errors = doREPL(L, 0, mem);
+    fclose(mem);
+    free(copy);
     return errors ? EXIT_FAILURE : EXIT_SUCCESS;
   }
 }
@@ -1096,14 +1103,14 @@ static int pmain(lua_State *L) {
     return 0;
   if (args & has_i) {
     load_repl(L, tty, color && tty, tty);
-    if (doREPL(L, tty) && !tty) {
+    if (doREPL(L, tty, stdin) && !tty) {
       lua_pushboolean(L, 0);
       return 1;
     }
   } else if (script == argc && !(args & (has_e | has_v))) {
     if (tty) {
       load_repl(L, 1, color, 1);
-      doREPL(L, 1);
+      doREPL(L, 1, stdin);
     } else {
       lua_pushboolean(L, run_stdin(L, 0) == EXIT_SUCCESS);
       return 1;
