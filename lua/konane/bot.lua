@@ -108,14 +108,28 @@ function M.check_options(opts, known, bot_name)
   end
 end
 
+-- Options that must be whole numbers, and the largest value any option may take.
+local INTEGER_OPTIONS = { depth = true, nodes = true, playouts = true, seed = true, hash_mb = false }
+local MAX_OPTION = { time = 1e6, depth = 1000, hash_mb = 65536, c = 1000 }
+
 --- check_number(opts, key, bot_name, min)
--- Raises when opts[key] is set but is not a number >= 'min'.
+-- Raises when opts[key] is set but is not a finite number >= 'min' (a whole number for depth,
+-- nodes, playouts and seed; at most 1e6 seconds for time, 1000 plies for depth).
 function M.check_number(opts, key, bot_name, min)
   local v = opts[key]
   if v == nil then return end
-  if type(v) ~= "number" or v ~= v or (min and v < min) then
+  local max = MAX_OPTION[key] or 2 ^ 53
+  local ok = type(v) == "number" and v == v and v >= -2 ^ 53 and v <= max and not (min and v < min)
+  if ok and INTEGER_OPTIONS[key] then
+    ok = math.tointeger(v) ~= nil
+    if ok then opts[key] = math.tointeger(v) end
+  end
+  if not ok then
+    local what = INTEGER_OPTIONS[key] and "a whole number" or "a number"
+    if min then what = what .. " >= " .. min end
+    if MAX_OPTION[key] then what = what .. string.format(" and <= %g", MAX_OPTION[key]) end
     error(string.format("bad option %s=%s for bot '%s' (%s expected)", key, tostring(v), bot_name,
-      min and ("a number >= " .. min) or "a number"), 3)
+      what), 3)
   end
 end
 
@@ -162,7 +176,11 @@ function M.new(spec, opts)
       "; or give a path to a .lua file)", 2)
   end
   local mod = require("konane.bots." .. head)
-  local bot = mod.new(options)
+  local ok, bot = pcall(mod.new, options)
+  if not ok then
+    -- a bad option is the caller's mistake: report it at the caller, without our file:line
+    error((tostring(bot):gsub("^[^\n]-%.lua:%d+: ", "")), 2)
+  end
   bot.spec = bot.spec or spec
   return M.validate(bot)
 end

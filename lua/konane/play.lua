@@ -210,6 +210,10 @@ function M.play(black, white, opts)
       lose(side, "resignation", side .. " resigned")
       break
     end
+    if type(answer) == "string" and #answer > 200 then
+      lose(side, "bad answer", string.format("choose returned a string of %d bytes, not a move", #answer))
+      break
+    end
     if type(answer) ~= "string" then
       lose(side, "bad answer", string.format("choose returned %s instead of a move string",
         answer == nil and "nil" or ("a " .. type(answer))))
