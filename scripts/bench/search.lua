@@ -31,10 +31,12 @@ print(("command: BENCH_RUNS=%d BENCH_GAMES=%d BENCH_CAP=%g build/konane scripts/
 
 -- ---- solver ----
 local function bench_solve(label, opts, want, runs, cap)
-  local times, r = {}, nil
+  local times, cpus, r = {}, {}, nil
   for _ = 1, runs do
     local g = konane.new(opts)
+    local c0 = os.clock()
     r = g:solve { time = cap }
+    cpus[#cpus + 1] = os.clock() - c0
     times[#times + 1] = r.time
     if r.win == nil then break end
   end
@@ -45,10 +47,10 @@ local function bench_solve(label, opts, want, runs, cap)
   if want ~= nil and r.win ~= want then
     error(("%s: solve says win=%s, want %s"):format(label, tostring(r.win), tostring(want)))
   end
-  print(("%-34s %s (%s), median %.3f s, %d nodes, %.2f M nodes/s (%d runs)")
+  print(("%-34s %s%s: median %.3f s wall, %.3f s cpu, %d nodes, %.2f M nodes/s cpu (%d runs)")
     :format(label, r.win and "first player wins" or "first player loses",
-            r.win and ("move " .. r.move) or "to move", median(times), r.nodes,
-            r.nodes / math.max(r.time, 1e-9) / 1e6, #times))
+            r.win and (" with " .. r.move) or "", median(times), median(cpus), r.nodes,
+            r.nodes / math.max(median(cpus), 1e-9) / 1e6, #times))
 end
 
 if part("solve") then
@@ -75,9 +77,9 @@ local POSITIONS = {
 local DEPTH = 10
 
 if part("search") then
-  local rates, signature, per = {}, 0, {}
+  local rates, crates, signature, per = {}, {}, 0, {}
   for run = 1, RUNS do
-    local nodes, time = 0, 0
+    local nodes, time, c0 = 0, 0, os.clock()
     for i, fen in ipairs(POSITIONS) do
       local r = konane.new { fen = fen }:search { depth = DEPTH }
       nodes, time = nodes + r.nodes, time + r.time
@@ -86,29 +88,28 @@ if part("search") then
     if run > 1 and nodes ~= signature then error("search is not deterministic") end
     signature = nodes
     rates[#rates + 1] = nodes / time
+    crates[#crates + 1] = nodes / (os.clock() - c0)
   end
-  print(("search depth %d, 5 positions: signature %d nodes, median %.2f M nodes/s (%d runs)")
-    :format(DEPTH, signature, median(rates) / 1e6, RUNS))
+  print(("search depth %d, 5 positions: signature %d nodes, median %.2f M nodes/s wall, %.2f cpu (%d runs)")
+    :format(DEPTH, signature, median(rates) / 1e6, median(crates) / 1e6, RUNS))
   print("  per position (best move, nodes): " .. table.concat(per, ", "))
 end
 
 -- ---- mcts ----
 if part("mcts") then
-  local rates, r = {}, nil
-  for _ = 1, RUNS do
-    r = konane.new():mcts { playouts = 100000, seed = 1 }
-    rates[#rates + 1] = r.plies / r.time
+  local function bench_mcts(label, g)
+    local rates, crates, r = {}, {}, nil
+    for _ = 1, RUNS do
+      local c0 = os.clock()
+      r = g:mcts { playouts = 100000, seed = 1 }
+      crates[#crates + 1] = r.plies / (os.clock() - c0)
+      rates[#rates + 1] = r.plies / r.time
+    end
+    print(("mcts %s: %d playouts, %d plies, median %.2f M playout plies/s wall, %.2f cpu (%d runs), best %s")
+      :format(label, r.playouts, r.plies, median(rates) / 1e6, median(crates) / 1e6, RUNS, r.move))
   end
-  print(("mcts 8x8 brainking start: %d playouts, %d plies, median %.2f M playout plies/s (%d runs)")
-    :format(r.playouts, r.plies, median(rates) / 1e6, RUNS))
-  local mid = konane.new { fen = POSITIONS[1] }
-  rates = {}
-  for _ = 1, RUNS do
-    r = mid:mcts { playouts = 100000, seed = 1 }
-    rates[#rates + 1] = r.plies / r.time
-  end
-  print(("mcts 8x8 midgame (position 1): %d playouts, median %.2f M playout plies/s, best %s")
-    :format(r.playouts, median(rates) / 1e6, r.move))
+  bench_mcts("8x8 brainking start", konane.new())
+  bench_mcts("8x8 midgame (position 1)", konane.new { fen = POSITIONS[1] })
 end
 
 -- ---- strength ----
