@@ -473,18 +473,22 @@ static int repl_fn(lua_State *L, const char *name) {
 /*
 ** Load lua/konane/repl.lua and call its start(opts) which installs the
 ** commands and returns the banner (printed only when 'banner' is set). A
-** failure leaves a plain Lua REPL, with a warning.
+** failure leaves a plain Lua REPL, with a warning unless 'quiet'.
 */
-static void load_repl(lua_State *L, int tty, int color, int banner) {
+static void load_repl(lua_State *L, int tty, int color, int banner, int quiet) {
   int status;
   lua_getglobal(L, "require");
   lua_pushliteral(L, "konane.repl");
   status = docall(L, 1, 1);
   if (status != LUA_OK || !lua_istable(L, -1)) {
-    if (status != LUA_OK) {
+    if (status != LUA_OK && !quiet) {
       const char *msg = lua_tostring(L, -1);
-      fprintf(stderr, "%s: the Konane commands are not available (%s)\n", progname,
-              msg ? msg : "?");
+      const char *nl;
+      if (msg == NULL)
+        msg = "?";
+      nl = strchr(msg, '\n');  /* the first line says it; the rest is a search list */
+      fprintf(stderr, "%s: the Konane commands are not available (%.*s)\n", progname,
+              nl ? (int)(nl - msg) : (int)strlen(msg), msg);
     }
     lua_pop(L, 1);
     return;
@@ -1011,7 +1015,7 @@ static int run_stdin(lua_State *L, int color) {
   status = luaL_loadbuffer(L, text, len, "=stdin");
   if (status == LUA_OK) {
     lua_remove(L, -2);  /* the source; the chunk stays on top */
-    load_repl(L, 0, color, 0);
+    load_repl(L, 0, color, 0, 1);
     return report(L, docall(L, 0, 0)) == LUA_OK ? EXIT_SUCCESS : EXIT_FAILURE;
   }
   lua_pop(L, 1);  /* the syntax error: try it as REPL input */
@@ -1030,7 +1034,7 @@ static int run_stdin(lua_State *L, int color) {
       free(copy);
       return len == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
     }
-    load_repl(L, 0, color, 0);
+    load_repl(L, 0, color, 0, 0);
     errors = doREPL(L, 0, mem);
     fclose(mem);
     free(copy);
@@ -1102,14 +1106,14 @@ static int pmain(lua_State *L) {
   if (script < argc && handle_script(L, argv + script) != LUA_OK)
     return 0;
   if (args & has_i) {
-    load_repl(L, tty, color && tty, tty);
+    load_repl(L, tty, color && tty, tty, 0);
     if (doREPL(L, tty, stdin) && !tty) {
       lua_pushboolean(L, 0);
       return 1;
     }
   } else if (script == argc && !(args & (has_e | has_v))) {
     if (tty) {
-      load_repl(L, 1, color, 1);
+      load_repl(L, 1, color, 1, 0);
       doREPL(L, 1, stdin);
     } else {
       lua_pushboolean(L, run_stdin(L, 0) == EXIT_SUCCESS);
