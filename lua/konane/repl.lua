@@ -843,6 +843,80 @@ seconds). Ctrl-C stops it. Boards up to about 6x6 solve quickly; 8x8 from the st
     end
   end)
 
+-- The record of the current game (konane.pgn's record table).
+function M.record(g)
+  local k = need_konane()
+  local rec = { variant = g:variant(), rows = g:rows(), cols = g:cols(), moves = g:history(),
+    tags = { Event = "konane REPL", Date = os.date("!%Y.%m.%d") } }
+  local ok, plain = pcall(k.new, { variant = g:variant(), rows = g:rows(), cols = g:cols() })
+  if not ok or plain:start_fen() ~= g:start_fen() then rec.fen = g:start_fen() end
+  if opponent and opponent.game == g then
+    rec[opponent.side] = tostring(opponent.bot.name or "bot")
+    rec[other(opponent.side)] = "you"
+  end
+  if g:over() then
+    rec.winner = g:winner()
+    rec.termination = "normal"
+  end
+  return rec
+end
+
+local function pgn_module()
+  local ok, pgn = pcall(require, "konane.pgn")
+  if not ok then fail("game records (konane.pgn) are not available: " .. tostring(pgn)) end
+  return pgn
+end
+
+command("pgn", "pgn(path)", "the game record; pgn(\"game.pgn\") saves it", [[
+pgn() prints the current game as a PGN-style record (tags, numbered moves, result: * while
+the game goes on). pgn("game.pgn") writes it to a file instead (replacing it), and
+pgn("games.pgn", "a") appends. open("game.pgn") reads a game back.]],
+  function(path, mode)
+    local g = game()
+    local pgn = pgn_module()
+    local rec = M.record(g)
+    if path == nil then
+      write(pgn.write(rec))
+      return
+    end
+    if type(path) ~= "string" then
+      error("bad argument #1 to 'pgn' (file name expected, got " .. type(path) .. ")", 2)
+    end
+    local ok, err = pgn.write_file(path, rec, mode == "a" and "a" or "w")
+    if not ok then fail("cannot write " .. path .. ": " .. tostring(err)) end
+    print(string.format("saved %d move%s to %s", #rec.moves, #rec.moves == 1 and "" or "s", path))
+  end)
+
+command("open", "open(path, n)", "load game n (default 1) of a PGN file into g", [[
+open("game.pgn") replays the first game of the file into the global g (with its variant, board
+and start position); open("games.pgn", 3) the third; open("games.pgn", -1) the last. undo()
+then steps back through it.]],
+  function(path, n)
+    if type(path) ~= "string" then
+      error("bad argument #1 to 'open' (file name expected, got " .. type(path) .. ")", 2)
+    end
+    local pgn = pgn_module()
+    local records, err = pgn.read_file(path)
+    if not records or #records == 0 then
+      fail(err and tostring(err) or ("no game in " .. path))
+    end
+    n = n or 1
+    if math.type(n) ~= "integer" then error("bad argument #2 to 'open' (game number expected)", 2) end
+    local index = n < 0 and #records + 1 + n or n
+    local rec = records[index]
+    if not rec then fail(string.format("%s has %d game%s, not a game %d", path, #records,
+      #records == 1 and "" or "s", n)) end
+    local ok, g = pcall(pgn.replay, rec)
+    if not ok then fail(string.format("%s, game %d: %s", path, index, tostring(g))) end
+    rawset(_G, "g", g)
+    opponent = nil
+    local tags = rec.tags or {}
+    print(string.format("game %d of %d: %s - %s, %s, %d moves", index, #records, tostring(tags.Black or "?"),
+      tostring(tags.White or "?"), tostring(tags.Result or "*"), #(rec.moves or {})))
+    print_board(g)
+    if err then print("note: " .. tostring(err)) end
+  end)
+
 command("variants", "variants()", "list the opening variants", [[
 The variants konane.variants() finds: built-in ones in lua/konane/variants/ and your own on
 package.path. Use one with new(8, 8, "free").]],

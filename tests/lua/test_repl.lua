@@ -293,6 +293,27 @@ return {
     has(out, "perft( 4) =            156")
   end,
 
+  ["pgn saves the game and open reads it back"] = function()
+    local g = konane.new { rows = 6, cols = 6 }
+    g:play("c4")
+    g:play("c3")
+    local out = with_game(g, cmd("pgn"))
+    has(out, '[Board "6x6"]')
+    has(out, "1. c4 c3 *")
+    local path = os.tmpname()
+    out = with_game(g, function() cmd("pgn")(path) end)
+    has(out, "saved 2 moves to ")
+    local old = rawget(_G, "g")
+    out = capture(cmd("open"), path)
+    local back = rawget(_G, "g")
+    rawset(_G, "g", old)
+    os.remove(path)
+    has(out, "game 1 of 1")
+    assert(back:fen() == g:fen() and back:ply() == 2)
+    local msg = error_of(cmd("open"), path)  -- removed now
+    has(msg, "No such file")
+  end,
+
   ["help lists every command on one line, and details one"] = function()
     local out = capture(cmd("help"))
     for _, name in ipairs(repl.order) do
