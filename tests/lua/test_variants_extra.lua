@@ -132,10 +132,13 @@ T["the example variants load, validate and play"] = function()
   local pair = dofile("examples/variants/corner_pair.lua")
   g = konane.new { variant = pair, rows = 6, cols = 6 }
   assert(not g:at("a6") and not g:at("b6") and g:phase() == "jump")
-  konane.register_variant(knight)
-  local rec = konane.play("greedy", "random", { variant = "knight", seed = 4 })
+  -- a variant table works without registering it (registering would change konane.variants()
+  -- for the other test files run in the same process)
+  local rec = konane.play("greedy", "random", { variant = knight, seed = 4 })
   assert(rec.variant == "knight" and rec.termination == "normal")
-  assert(konane.pgn.replay(rec):over())
+  local replay = konane.new { variant = knight }
+  for _, m in ipairs(rec.moves) do replay:play(m) end
+  assert(replay:over() and replay:winner() == rec.winner)
 end
 
 T["a variant naming a square without the mover's piece is rejected when the game is made"] = function()
