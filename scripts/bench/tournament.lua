@@ -3,7 +3,7 @@
 --   build/konane scripts/bench/tournament.lua [runs] [games]
 --
 -- Plays the same round robin (alphabeta:depth=8 against alphabeta:depth=7 on 8x8, 'games'
--- games, default 16) with --workers 1 (in this process) and --workers 2 (two worker processes),
+-- games, default 32) with --workers 1 (in this process) and --workers 2 (two worker processes),
 -- 'runs' times each (default 3), and prints the median wall times and their ratio. The games are
 -- the same in both cases (per-game seeds), so the ratio is the speed-up of the workers alone,
 -- worker start-up included. On a two-core machine the target is at least 1.8. For reference it
@@ -15,7 +15,7 @@ local tournament = require "konane.tournament"
 local core = require "konane.core"
 
 local runs = tonumber(arg and arg[1]) or 3
-local games = tonumber(arg and arg[2]) or 16
+local games = tonumber(arg and arg[2]) or 32
 
 local function median(list)
   table.sort(list)
