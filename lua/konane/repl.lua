@@ -379,8 +379,9 @@ end
 -- "konane.ne", "pri". The part before the last '.' or ':' must be a chain of names (a.b.c); it is
 -- looked up (without calling anything) and its fields, including those reached through
 -- __index tables, are offered. After ':' only functions are offered. A function completes with
--- '(' after it (g:mo -> g:moves(). A bare word completes globals and keywords.
-function M.complete(word, line, start)
+-- '(' after it (g:mo -> g:moves(). A bare word completes globals and keywords. 'line' and
+-- 'start' (the whole line, the word's offset) are passed by the host for future use.
+function M.complete(word, line, start) -- luacheck: ignore line start
   local prefix, sep, partial = word:match("^(.*)([%.:])([%w_]*)$")
   local candidates = {}
   local pool = {}
@@ -394,7 +395,6 @@ function M.complete(word, line, start)
       v = next_v
     end
     if v == nil then return {} end
-    if not prefix:find("^[%a_][%w_]*[%.:]?") then return {} end
     collect_keys(v, pool, sep == ":", 0, {})
   else
     partial = word
@@ -410,7 +410,6 @@ function M.complete(word, line, start)
     end
   end
   table.sort(candidates)
-  local _ = line and start
   return candidates
 end
 
@@ -459,8 +458,14 @@ end
 -- A progress reporter for g:search{info=}: on a terminal, 'mode' "lines" prints one line per
 -- completed depth, "status" keeps one line updated in place; elsewhere nothing. Returns the
 -- callback (or nil) and a function to call at the end (erases the status line).
+-- Can a line be rewritten in place ("\r" and erase to end of line)? A terminal that is not dumb.
+local function can_redraw()
+  return opts.tty and (os.getenv("TERM") or "dumb") ~= "dumb"
+end
+
 local function progress(mode)
   if not opts.tty then return nil, function() end end
+  if mode == "status" and not can_redraw() then return nil, function() end end
   local shown = false
   local function cb(t)
     if type(t) ~= "table" then return end
@@ -540,9 +545,10 @@ local function opponent_replies(g)
   local replied = false
   while not g:over() and g:turn() == opponent.side do
     local bot = opponent.bot
-    if opts.tty then write(paint("dim", string.format("%s is thinking...", bot.name or "bot"))) end
+    local redraw = can_redraw()
+    if redraw then write(paint("dim", string.format("%s is thinking...", bot.name or "bot"))) end
     local ok, move, spent = pcall(bot_move, bot, g)
-    if opts.tty then write("\r\27[K") end
+    if redraw then write("\r\27[K") end
     if not ok then
       if not tostring(move):find("interrupted!", 1, true) then opponent = nil end
       error(move, 0)
@@ -827,9 +833,10 @@ seconds). Ctrl-C stops it. Boards up to about 6x6 solve quickly; 8x8 from the st
     local g = game()
     if not g.solve then fail("the solver (g:solve) is not in this build") end
     if g:over() then print(result_line(g)) return end
-    if opts.tty then write(paint("dim", "solving (Ctrl-C stops)...")) end
+    local redraw = can_redraw()
+    if redraw then write(paint("dim", "solving (Ctrl-C stops)...")) end
     local ok, r = pcall(g.solve, g, { time = seconds })
-    if opts.tty then write("\r\27[K") end
+    if redraw then write("\r\27[K") end
     if not ok then error(r, 0) end
     local stats = string.format("%s nodes, %.2f s", format_count(r.nodes), tonumber(r.time) or 0)
     if r.win == nil then
