@@ -94,7 +94,8 @@ end
 -- moves played first, part of the record), time (seconds per move), game_time (seconds per game
 -- and side), grace (extra seconds tolerated past a limit; default 10 ms + 5% of the limit), seed
 -- (passed to the bots' new_game and to math.randomseed), tags (extra PGN tags), event, comments
--- (false: no per-move comments), on_move(record, move) called after every move.
+-- (false: no per-move comments), on_move(record, move) called after every move, pgn (a path to
+-- append the record to, or an open file to write it to).
 -- Raises on bad options (an unknown bot, an illegal opening, a bad position): those are the
 -- caller's mistakes, not a bot's.
 function M.play(black, white, opts)
@@ -260,6 +261,20 @@ function M.play(black, white, opts)
                        termination = termination, reason = reason, record = record }
       local ok, err, kind = timed_call(c, not b.untimed and opts.time and opts.time * 10 or nil, b.done, b, result)
       if not ok and is_interrupt(err, kind) then error("interrupted!", 0) end
+    end
+  end
+
+  -- opts.pgn: append the record to that file (a path) or write it to that open file
+  if opts.pgn then
+    local ok, err
+    if type(opts.pgn) == "string" then
+      ok, err = pgn.write_file(opts.pgn, record, "a")
+    else
+      ok, err = pcall(function() opts.pgn:write(pgn.write(record)) end)
+    end
+    if not ok then
+      record.write_error = tostring(err)
+      io.stderr:write("konane.play: cannot write the record: " .. record.write_error .. "\n")
     end
   end
   return record

@@ -162,6 +162,19 @@ T["read_file names the file in its messages and write_file writes several games"
   assert(none == nil and msg:find("nonexistent"))
 end
 
+T["konane.play appends every game to the file given as opts.pgn"] = function()
+  local path = os.tmpname()
+  os.remove(path)
+  local a = konane.play("random", "greedy", { seed = 1, pgn = path })
+  local b = konane.play("greedy", "random", { seed = 2, pgn = path })
+  local recs, err = pgn.read_file(path)
+  os.remove(path)
+  assert(err == nil and #recs == 2, err)
+  assert(final_fen(recs[1]) == final_fen(a) and final_fen(recs[2]) == final_fen(b))
+  local bad = konane.play("random", "greedy", { seed = 3, pgn = "/nonexistent/dir/x.pgn" })
+  assert(bad.write_error and bad.result)
+end
+
 T["empty text and text without games give no record and no error"] = function()
   local recs, err = pgn.read("")
   assert(#recs == 0 and err == nil)
