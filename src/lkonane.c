@@ -1078,7 +1078,9 @@ static double sandbox_limit(lua_State *L, const char *key) {
 ** 'limits' = {time = seconds, instructions = n, memory = bytes}, each
 ** optional. 'kind' names what stopped the call: "time", "instructions",
 ** "memory", "interrupted" or "error". On return the fields used_time,
-** used_instructions and used_memory (peak net bytes) of 'limits' are set.
+** used_instructions, used_memory (peak net bytes) and used_net (net bytes
+** still allocated at the end, when a memory limit was set) of 'limits' are
+** set.
 */
 static int l_sandbox_call(lua_State *L) {
   luaL_checktype(L, 1, LUA_TTABLE);
@@ -1132,8 +1134,11 @@ static int l_sandbox_call(lua_State *L) {
 
   int status = lua_pcall(L, lua_gettop(L) - 2, LUA_MULTRET, 0);
 
-  /* restore, in the reverse order */
+  /* restore, in the reverse order; a call that kept much of its budget
+     gets a full collection first, with its allocator still counting, so
+     'used_net' is what it really retains, not garbage */
   lua_sethook(L, old_hook, old_mask, old_count);
+  if (s.max_memory > 0 && s.memory > s.max_memory / 4) lua_gc(L, LUA_GCCOLLECT);
   if (s.max_memory > 0) lua_setallocf(L, s.alloc, s.alloc_ud);
   luaL_checkstack(L, 4, "sandbox results");
   if (parent != NULL)
@@ -1156,6 +1161,8 @@ static int l_sandbox_call(lua_State *L) {
   lua_setfield(L, 1, "used_instructions");
   lua_pushinteger(L, (lua_Integer)s.peak);
   lua_setfield(L, 1, "used_memory");
+  lua_pushinteger(L, (lua_Integer)s.memory);
+  lua_setfield(L, 1, "used_net");
 
   if (status == LUA_OK) {
     lua_pushboolean(L, 1);

@@ -253,9 +253,28 @@ function M.load_bot(path, options, limits)
     inner = inner,
   }
   -- One call into the bot under the limits; failures become sandbox errors with their kind.
+  -- Memory kept from one call to the next counts against the budget of the next calls, so a
+  -- bot cannot grow without bound a little at a time. When it nears the budget, a full
+  -- collection gives back what it no longer holds.
+  local retained = 0
+  local function memory_limits(time)
+    local l = call_limits(lim, time)
+    if l.memory then
+      if retained > l.memory / 2 and core().sandbox_call then
+        local probe = { memory = 2 ^ 60 }
+        core().sandbox_call(probe, collectgarbage, "collect")
+        retained = math.max(0, retained + (probe.used_net or 0))
+      end
+      l.memory = math.max(1, l.memory - retained)
+    end
+    return l
+  end
   local function guarded(method, time, ...)
     local fn = rawget(inner, method)
-    local r = table.pack(M.call(call_limits(lim, time), fn, inner, ...))
+    local l = memory_limits(time)
+    local r = table.pack(M.call(l, fn, inner, ...))
+    retained = math.max(0, retained + (l.used_net or 0))
+    wrapper.retained = retained
     if not r[1] then
       local kind = r[3]
       if kind == "interrupted" then error("interrupted!", 0) end

@@ -95,6 +95,28 @@ T["a bot that allocates without bound loses, even if it catches the memory error
   assert(#big == 1e5)
 end
 
+T["memory kept from move to move counts against the budget"] = function()
+  -- 1 MB more kept at every move, 6 MB allowed: the bot runs out after a few moves
+  local rec = play_file([[
+    local keep = {}
+    return { choose = function(self, g)
+      keep[#keep + 1] = string.rep("k", 1024 * 1024 - 64) .. #keep
+      return g:moves()[1]
+    end }
+  ]], { rows = 10, cols = 10, variant = "free" }, { memory = 6 * 1024 * 1024 })
+  loses(rec, "error", "memory")
+  assert(#rec.moves >= 4 and #rec.moves <= 16, #rec.moves .. " moves")
+  -- garbage does not count: 2 MB of garbage per move is fine for a whole game
+  rec = play_file([[
+    return { choose = function(self, g)
+      local junk = {}
+      for i = 1, 16 do junk[i] = string.rep("j", 128 * 1024) .. i end
+      return g:moves()[1]
+    end }
+  ]], { rows = 10, cols = 10, variant = "free" }, { memory = 6 * 1024 * 1024 })
+  assert(rec.termination == "normal", rec.reason)
+end
+
 T["the file system, the OS and the debug library are out of reach"] = function()
   for _, case in ipairs {
     { "return { choose = function() return io.open('/etc/passwd'):read('a') end }", "io" },
