@@ -198,6 +198,34 @@ function M.call(limits, fn, ...)
   return c.sandbox_call(limits, fn, ...)
 end
 
+-- The engine's hash tables are allocated in C, outside the memory budget: while a sandboxed
+-- call runs, g:search and g:solve get their hash_mb option capped to the budget left (the
+-- methods table is shared, so the originals are put back right after the call).
+local function cap_tables(budget)
+  local Game = core().Game
+  if not budget or not Game then return function() end end
+  local cap = math.max(1, math.floor(budget / (1024 * 1024)))
+  local saved = {}
+  for _, name in ipairs { "search", "solve" } do
+    local orig = rawget(Game, name)
+    if type(orig) == "function" then
+      saved[name] = orig
+      Game[name] = function(g, o, ...)
+        if type(o) == "table" and math.type(rawget(o, "hash_mb")) and rawget(o, "hash_mb") > cap then
+          local c = {}
+          for k, v in next, o do c[k] = v end
+          c.hash_mb = cap
+          o = c
+        end
+        return orig(g, o, ...)
+      end
+    end
+  end
+  return function()
+    for name, orig in pairs(saved) do Game[name] = orig end
+  end
+end
+
 --- load_bot(path, options, limits) -> bot
 -- Loads the bot of the Lua file at 'path' in a fresh sandbox and returns a host-side wrapper bot
 -- whose calls all run under the limits (M.defaults, overridden by 'limits'). The file returns a
@@ -272,7 +300,9 @@ function M.load_bot(path, options, limits)
   local function guarded(method, time, ...)
     local fn = rawget(inner, method)
     local l = memory_limits(time)
+    local restore = cap_tables(l.memory)
     local r = table.pack(M.call(l, fn, inner, ...))
+    restore()
     retained = math.max(0, retained + (l.used_net or 0))
     wrapper.retained = retained
     if not r[1] then

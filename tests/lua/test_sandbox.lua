@@ -117,6 +117,18 @@ T["memory kept from move to move counts against the budget"] = function()
   assert(rec.termination == "normal", rec.reason)
 end
 
+T["the engine's hash table of a sandboxed search is capped to the memory budget"] = function()
+  local search = konane.core.Game.search
+  local rec = play_file([[
+    return { choose = function(self, g)
+      local r = g:search { depth = 2, hash_mb = 60000 }
+      return r.move
+    end }
+  ]], { rows = 6, cols = 6 }, { memory = 16 * 1024 * 1024 })
+  assert(rec.termination == "normal", rec.reason)
+  assert(konane.core.Game.search == search, "the method is restored")
+end
+
 T["the file system, the OS and the debug library are out of reach"] = function()
   for _, case in ipairs {
     { "return { choose = function() return io.open('/etc/passwd'):read('a') end }", "io" },
