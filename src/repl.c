@@ -887,6 +887,38 @@ static char **complete(const char *text, int start, int end) {
   return rl_completion_matches(text, comp_next);
 }
 
+/*
+** List ambiguous candidates by the part after the last '.' or ':' (g:moves(
+** shows as moves(), as file listings show base names; the line is redrawn.
+*/
+static void display_matches(char **matches, int num, int max_length) {
+  char **shown = malloc(((size_t)num + 2) * sizeof *shown);
+  size_t skip = 0;
+  int i, longest = 0;
+  const char *p;
+  if (shown == NULL || num < 1) {
+    free(shown);
+    rl_display_match_list(matches, num, max_length);
+    rl_forced_update_display();
+    return;
+  }
+  for (p = matches[1]; *p; p++)  /* all candidates share the part to skip */
+    if (*p == '.' || *p == ':')
+      skip = (size_t)(p - matches[1]) + 1;
+  shown[0] = matches[0];
+  for (i = 1; i <= num; i++) {
+    int len;
+    shown[i] = strlen(matches[i]) >= skip ? matches[i] + skip : matches[i];
+    len = (int)strlen(shown[i]);
+    if (len > longest)
+      longest = len;
+  }
+  shown[num + 1] = NULL;
+  rl_display_match_list(shown, num, longest);  /* readline has started a new line */
+  rl_forced_update_display();
+  free(shown);
+}
+
 /* Word breaks for completion: '.' and ':' are part of a word (g:mo). */
 static const char word_breaks[] = " \t\n\"\\'`@$><=;|&{(,+-*/%^~#[]!?";
 
@@ -895,6 +927,7 @@ static void setup_readline(void) {
   rl_catch_signals = 0;
   rl_catch_sigwinch = 0;
   rl_attempted_completion_function = complete;
+  rl_completion_display_matches_hook = display_matches;
   rl_completer_word_break_characters = word_breaks;
   rl_basic_word_break_characters = word_breaks;
   /* An ambiguous Tab lists the candidates at once (g:mo -> g:mobility( g:moves().

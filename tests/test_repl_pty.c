@@ -254,8 +254,8 @@ static void tab_completes_methods_through_index(void **state) {
   assert_true(expect(s, "{\"h1\", \"e4\", \"d5\", \"a8\"}"));
   /* an ambiguous prefix lists the candidates at once */
   send(s, "g:mo\t");
-  assert_true(expect(s, "g:mobility("));
-  assert_true(expect(s, "g:moves("));
+  assert_true(expect(s, "\nmobility(  moves("));  /* listed by the part after ':' */
+  assert_true(expect(s, "g:mo"));                   /* and the line is redrawn */
   send(s, "\025");  /* Ctrl-U: clear the line */
   send(s, "konane.ne\t");
   assert_true(expect(s, "konane.new("));
