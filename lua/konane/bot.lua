@@ -182,6 +182,8 @@ function M.new(spec, opts)
     error((tostring(bot):gsub("^[^\n]-%.lua:%d+: ", "")), 2)
   end
   bot.spec = bot.spec or spec
+  -- the spec names the bot in records: "alphabeta:depth=6" says more than "alphabeta"
+  if type(bot) == "table" and next(options) ~= nil and bot.name == head then bot.name = spec end
   return M.validate(bot)
 end
 

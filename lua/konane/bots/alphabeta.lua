@@ -114,9 +114,7 @@ function M.new(opts)
     error("bad option eval for bot 'alphabeta' (a function(game) -> score expected)", 3)
   end
   local weights = weights_of(opts)
-  local name = "alphabeta"
-  if opts.depth then name = name .. ":depth=" .. opts.depth end
-  local self = { name = name, opts = opts }
+  local self = { name = "alphabeta", opts = opts }
 
   function self.choose(_, game, clock)
     local time = bot_util.budget(clock, opts.time or ((opts.depth or opts.nodes) and nil or 1.0))
