@@ -135,6 +135,7 @@ static void print_usage(FILE *out, const char *badoption) {
 
 /* Print 'msg' on stderr, prefixed by the program name when there is one. */
 static void l_message(const char *pname, const char *msg) {
+  fflush(stdout);  /* what was printed before the error comes before it */
   if (pname)
     fprintf(stderr, "%s: ", pname);
   fprintf(stderr, "%s\n", msg);
@@ -547,6 +548,7 @@ static int incomplete(lua_State *L, int status) {
 static void report_repl(lua_State *L) {
   const char *msg = lua_tostring(L, -1);
   const char *tb;
+  fflush(stdout);  /* what the command printed comes before its error */
   if (msg == NULL)
     msg = "(error object is not a string)";
   tb = strstr(msg, "\nstack traceback:");
