@@ -16,6 +16,15 @@ local M = {}
 
 local OTHER = { black = "white", white = "black" }
 
+local KNOWN_OPTIONS = { variant = true, rows = true, cols = true, fen = true, opening = true,
+                        time = true, game_time = true, grace = true, seed = true, tags = true,
+                        event = true, comments = true, on_move = true, pgn = true }
+
+-- An error message without the "file.lua:12: " its raiser put in front.
+local function strip_position(msg)
+  return (tostring(msg):gsub("^[^\n:]-%.lua:%d+: ", ""))
+end
+
 local function core()
   local konane = require("konane")
   return konane, konane.core
@@ -103,16 +112,42 @@ function M.play(black, white, opts)
   if type(opts) ~= "table" then
     error("bad argument #3 to 'play' (options table expected, got " .. type(opts) .. ")", 2)
   end
+  for k in pairs(opts) do
+    if not KNOWN_OPTIONS[k] then
+      local known = {}
+      for name in pairs(KNOWN_OPTIONS) do known[#known + 1] = name end
+      table.sort(known)
+      error("bad argument #3 to 'play' (unknown option '" .. tostring(k) .. "'; known: " ..
+        table.concat(known, ", ") .. ")", 2)
+    end
+  end
   local konane, c = core()
-  local bots = { black = bot_mod.new(black), white = bot_mod.new(white) }
+  local bots = {}
+  for i, side in ipairs { "black", "white" } do
+    local ok, b = pcall(bot_mod.new, i == 1 and black or white)
+    if not ok then error(side .. " bot: " .. strip_position(b), 2) end
+    bots[side] = b
+  end
   for _, k in ipairs { "time", "game_time", "grace" } do
-    if opts[k] ~= nil and (type(opts[k]) ~= "number" or opts[k] ~= opts[k] or opts[k] <= 0 and k ~= "grace") then
+    if opts[k] ~= nil and (type(opts[k]) ~= "number" or opts[k] ~= opts[k] or opts[k] > 1e9
+        or opts[k] <= 0 and k ~= "grace" or opts[k] < 0) then
       error("bad option '" .. k .. "' (a positive number of seconds expected, got " .. tostring(opts[k]) .. ")", 2)
+    end
+  end
+  if opts.seed ~= nil and not math.tointeger(opts.seed) then
+    error("bad option 'seed' (an integer expected, got " .. tostring(opts.seed) .. ")", 2)
+  end
+  for _, k in ipairs { "on_move", "tags" } do
+    local want = k == "on_move" and "function" or "table"
+    if opts[k] ~= nil and type(opts[k]) ~= want then
+      error("bad option '" .. k .. "' (a " .. want .. " expected, got " .. type(opts[k]) .. ")", 2)
     end
   end
   local clock = c and c.clock or os.clock
 
-  local g = konane.new { variant = opts.variant, rows = opts.rows, cols = opts.cols, fen = opts.fen }
+  local okg, g = pcall(konane.new, { variant = opts.variant, rows = opts.rows, cols = opts.cols,
+                                     fen = opts.fen })
+  if not okg then error(strip_position(g), 2) end
   local start = g:start_fen()
   local variant = g:variant()
   local rows, cols = g:rows(), g:cols()
@@ -138,9 +173,7 @@ function M.play(black, white, opts)
   tags.Date = os.date("!%Y.%m.%d")
   for k, v in pairs(opts.tags or {}) do tags[k] = tostring(v) end
 
-  if opts.seed ~= nil then
-    if math.tointeger(opts.seed) then math.randomseed(opts.seed) end
-  end
+  if opts.seed ~= nil then math.randomseed(math.tointeger(opts.seed)) end
 
   local winner, termination, reason
   local function lose(side, why, text)
@@ -154,7 +187,7 @@ function M.play(black, white, opts)
       local info = { side = side, opponent = names[OTHER[side]], variant = variant, rows = rows,
                      cols = cols, fen = g:fen(), start_fen = start, time = opts.time,
                      game_time = opts.game_time,
-                     seed = opts.seed and (side == "black" and opts.seed or opts.seed + 7919) }
+                     seed = opts.seed and math.tointeger(side == "black" and opts.seed or opts.seed + 7919) }
       local limit = opts.time and opts.time * 10 or nil
       local ok, err, kind = timed_call(c, not b.untimed and limit or nil, b.new_game, b, info)
       if not ok then

@@ -194,6 +194,19 @@ T["an opening is played first and recorded, and an illegal one raises"] = functi
   assert(not ok and err:find("opening move 2 'd3' is illegal"), err)
   ok, err = pcall(konane.play, "greedy", "greedy", { time = -1 })
   assert(not ok and err:find("time"), err)
+  for _, case in ipairs {
+    { { tiem = 1 }, "unknown option 'tiem'" },
+    { { seed = 1.5 }, "seed" },
+    { { rows = 0 }, "rows" },
+    { { variant = "nope" }, "unknown variant 'nope'" },
+    { { fen = "xx/oo b" }, "rank 2" },
+    { { on_move = 3 }, "on_move" },
+  } do
+    ok, err = pcall(konane.play, "greedy", "greedy", case[1])
+    assert(not ok and err:find(case[2]) and not err:find("%.lua:%d+:"), err)
+  end
+  ok, err = pcall(konane.play, "greedy", "nosuch")
+  assert(not ok and err:find("white bot: unknown bot 'nosuch'"), err)
 end
 
 T["new_game, done and on_move are called with the game's information"] = function()
