@@ -177,6 +177,8 @@ function M.play(black, white, opts)
 
   local winner, termination, reason
   local function lose(side, why, text)
+    text = tostring(text)
+    if #text > 300 then text = text:sub(1, 300) .. "..." end   -- a bot's error can be huge
     winner, termination, reason = OTHER[side], why, text
   end
 
