@@ -443,8 +443,24 @@ local function format_count(n)
 end
 
 -- "b5-d5  score -100, depth 12, 1.21M nodes, 0.50 s" and the principal variation on a second line
+-- 'words' after 'head', wrapped to the terminal width with continuation lines indented.
+local function wrap(head, words)
+  local width = math.max(40, (tonumber(opts.width) or 80) - 1)
+  local lines, line = {}, head
+  for i, w in ipairs(words) do
+    if i > 1 and #line + 1 + #w > width then
+      lines[#lines + 1] = line
+      line = string.rep(" ", #head) .. w
+    else
+      line = line .. (i > 1 and " " or "") .. w
+    end
+  end
+  lines[#lines + 1] = line
+  return table.concat(lines, "\n")
+end
+
 local function result_text(r)
-  local pv = type(r.pv) == "table" and #r.pv > 0 and ("\n  line: " .. table.concat(r.pv, " ")) or ""
+  local pv = type(r.pv) == "table" and #r.pv > 0 and ("\n" .. wrap("  line: ", r.pv)) or ""
   return string.format("%s  (score %s, depth %s, %s nodes, %.2f s)%s", paint("bold", tostring(r.move)),
     format_score(r.score), tostring(r.depth or "?"), format_count(r.nodes), tonumber(r.time) or 0, pv)
 end
