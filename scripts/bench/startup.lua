@@ -2,18 +2,17 @@
 --
 --   build/konane scripts/bench/startup.lua [runs]
 --
--- 1. Start-up time of `build/konane -e ''`: the median wall time over 'runs' (default 41) starts,
---    each timed by `sh -c` around a loop of 10 starts, minus the same loop of `/bin/true`, so
---    the time of the shell and of fork/exec of a trivial program is not counted.
--- 2. Idle memory of the REPL: `build/konane -i` fed from a pipe starts the REPL (the Konane
---    commands loaded, an 8x8 game in g) and prints its own VmRSS and VmHWM from /proc.
+-- 1. Start-up time of `build/konane -e ''`: the wall time from fork to the child's exit, started
+--    directly (konane.core.spawn, no shell), median over 'runs' (default 51) starts. The same for
+--    /bin/true shows what fork+exec+wait alone costs on this machine.
+-- 2. Idle memory of the REPL: `build/konane -i` with a pipe as stdin starts the REPL (the Konane
+--    commands loaded, an 8x8 game in g) and is asked for its own VmRSS and VmHWM from /proc.
 -- A benchmark, not a test: it prints figures and the commands that made them.
 
 local core = require "konane.core"
 
-local runs = tonumber(arg and arg[1]) or 41
-local host = (arg and arg[-1]) or "build/konane"
-if not host:find("/") then host = "build/konane" end
+local runs = tonumber(arg and arg[1]) or 51
+local host = core.exe_path and core.exe_path() or (arg and arg[-1]) or "build/konane"
 
 local function median(list)
   table.sort(list)
@@ -22,28 +21,38 @@ local function median(list)
   return (list[n // 2] + list[n // 2 + 1]) / 2
 end
 
-local function time_loop(cmd, times)
-  local script = string.format("i=0; while [ $i -lt %d ]; do %s; i=$((i+1)); done", times, cmd)
+-- Seconds from spawning argv to its exit.
+local function run_once(argv)
+  if core.spawn then
+    local t0 = core.clock()
+    local p = assert(core.spawn(argv))
+    local how, code = p:wait(true)
+    local dt = core.clock() - t0
+    p:close()
+    if how ~= "exit" or code ~= 0 then error(table.concat(argv, " ") .. " failed: " .. tostring(how)) end
+    return dt
+  end
+  -- Without core.spawn: through the shell (its own start is then counted too).
   local t0 = core.clock()
-  local ok = os.execute("sh -c '" .. script .. "' >/dev/null 2>&1")
+  local ok = os.execute(table.concat(argv, " ") .. " >/dev/null 2>&1")
   local dt = core.clock() - t0
-  if not ok then error("failed: " .. cmd) end
-  return dt / times
+  if not ok then error(table.concat(argv, " ") .. " failed") end
+  return dt
 end
 
-local quoted = string.format("%s -e \"\"", host)
-time_loop(quoted, 5)  -- warm the page cache
-local host_times, base_times = {}, {}
-for i = 1, runs do
-  host_times[i] = time_loop(quoted, 10)
-  base_times[i] = time_loop("/bin/true", 10)
+local function median_time(argv)
+  run_once(argv)  -- warm the page cache
+  local t = {}
+  for i = 1, runs do t[i] = run_once(argv) end
+  return median(t) * 1000
 end
-local host_ms = median(host_times) * 1000
-local base_ms = median(base_times) * 1000
-print(string.format("start-up: %s -e '' takes %.2f ms (median of %d x 10 starts; %.2f ms with the "
-  .. "shell's fork+exec, which takes %.2f ms for /bin/true)", host, host_ms - base_ms, runs, host_ms, base_ms))
 
-local probe = [[for l in io.lines('/proc/self/status') do if l:match('^Vm[RH][SW]') then print(l) end end]]
+local host_ms = median_time { host, "-e", "" }
+local true_ms = median_time { "/bin/true" }
+print(string.format("start-up: %s -e '' runs in %.2f ms from fork to exit (median of %d; /bin/true: %.2f ms)%s",
+  host, host_ms, runs, true_ms, core.spawn and "" or " [through /bin/sh]"))
+
+local probe = "for l in io.lines('/proc/self/status') do if l:match('^Vm[RH][SW]') then print(l) end end"
 local p = io.popen(string.format("echo \"%s\" | %s -i 2>&1", probe, host))
 local text = p:read("a")
 p:close()
@@ -55,5 +64,5 @@ if rss then
 else
   print("idle REPL: could not read /proc/self/status: " .. text)
 end
-print(string.format("commands: %s scripts/bench/startup.lua %d   (runs `%s` and `echo <probe> | %s -i`)",
-  host, runs, quoted, host))
+print(string.format("command: %s scripts/bench/startup.lua %d   (spawns `%s -e ''`; pipes a /proc probe to `%s -i`)",
+  host, runs, host, host))
