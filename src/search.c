@@ -28,6 +28,7 @@ typedef struct sctx {
   uint64_t nodes, maxnodes, nextpoll;
   double t0, deadline;     /* deadline <= 0: none */
   int stop;
+  int lmr;                 /* late move reductions on */
   int pvlen[KN_PV_MAX + 1];
   kn_move pv[KN_PV_MAX + 1][KN_PV_MAX];
 } sctx;
@@ -191,7 +192,16 @@ static int node(sctx *s, int depth, int alpha, int beta, int ply) {
     if (i == 0) {
       v = -node(s, depth - 1, -beta, -alpha, ply + 1);
     } else {
-      v = -node(s, depth - 1, -alpha - 1, -alpha, ply + 1);
+      /* Late quiet moves first get a reduced null-window look; only
+      ** when the horizon cannot reach the end of the game anyway, so
+      ** that a search as deep as the game stays exact. */
+      int r = 0;
+      if (s->lmr && depth >= 3 && i >= 3 && k[i] < (1 << 28) &&
+          depth < kn_bits_count(&s->pos.occ))
+        r = i >= 8 && depth >= 5 ? 2 : 1;
+      v = -node(s, depth - 1 - r, -alpha - 1, -alpha, ply + 1);
+      if (r && v > alpha && !s->stop)
+        v = -node(s, depth - 1, -alpha - 1, -alpha, ply + 1);
       if (v > alpha && v < beta && !s->stop)
         v = -node(s, depth - 1, -beta, -alpha, ply + 1);
     }
@@ -283,6 +293,7 @@ int kn_search(const kn_board *b, const kn_pos *root, kn_tt *tt,
     for (p = 0; p < s->maxply; p++) s->killer[p][0] = s->killer[p][1] = KN_NOMOVE;
   }
   s->maxnodes = o->lim.nodes;
+  s->lmr = !o->no_lmr;
   maxdepth = o->lim.depth > 0 ? o->lim.depth : s->maxply - 2;
   if (maxdepth > s->maxply - 2) maxdepth = s->maxply - 2;
   if (o->lim.time > 0) s->deadline = s->t0 + o->lim.time;

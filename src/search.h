@@ -47,6 +47,7 @@ typedef struct kn_search_opts {
   kn_limits lim;           /* all zero: 1 second */
   kn_weights weights;      /* the built-in evaluation's weights */
   kn_evalfn eval;          /* fn NULL: the built-in evaluation */
+  int no_lmr;              /* 1: no late move reductions (for tests) */
   kn_info_fn info;         /* may be NULL */
   void *info_ud;
 } kn_search_opts;
