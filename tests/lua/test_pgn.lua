@@ -175,6 +175,16 @@ T["konane.play appends every game to the file given as opts.pgn"] = function()
   assert(bad.write_error and bad.result)
 end
 
+T["records round-trip on every board size, two-digit ranks and files past h included"] = function()
+  for _, sz in ipairs { { 20, 20 }, { 13, 20 }, { 1, 8 }, { 2, 2 }, { 1, 1 }, { 10, 3 } } do
+    local rec = konane.play("random:seed=3", "greedy", { rows = sz[1], cols = sz[2], variant = "free", seed = 1 })
+    local back, err = pgn.read(pgn.write(rec))
+    assert(err == nil and #back == 1, err)
+    assert(back[1].rows == sz[1] and back[1].cols == sz[2])
+    assert(#back[1].moves == #rec.moves and final_fen(back[1]) == final_fen(rec))
+  end
+end
+
 T["empty text and text without games give no record and no error"] = function()
   local recs, err = pgn.read("")
   assert(#recs == 0 and err == nil)
