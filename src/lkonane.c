@@ -675,6 +675,13 @@ static lua_Integer opt_integer(lua_State *L, int idx, const char *k,
   return v;
 }
 
+/* The 'time' option: seconds, or 0 when absent. An explicit 0 (a bot
+** whose clock ran out) means "as little as possible", not "no limit". */
+static double opt_time(lua_State *L, int idx) {
+  double t = opt_number(L, idx, "time", 0, 1e9, -1);
+  return t < 0 ? 0 : t == 0 ? 1e-9 : t;
+}
+
 /* Pushes a move string, or nil for KN_NOMOVE. */
 static void push_move_or_nil(lua_State *L, const kn_board *b, kn_move m) {
   if (m == KN_NOMOVE) lua_pushnil(L);
@@ -830,7 +837,7 @@ static int l_search(lua_State *L) {
   opts_check(L, 2, names);
   kn_search_opts_default(&o);
   o.lim.depth = (int)opt_integer(L, 2, "depth", 1, 1000, 0);
-  o.lim.time = opt_number(L, 2, "time", 0, 1e9, 0);
+  o.lim.time = opt_time(L, 2);
   o.lim.nodes = (uint64_t)opt_integer(L, 2, "nodes", 1, LUA_MAXINTEGER, 0);
   mb = opt_number(L, 2, "hash_mb", 0, 65536, 16);
   opt_weights(L, 2, &o.weights);
@@ -887,7 +894,7 @@ static int l_solve(lua_State *L) {
 
   opts_check(L, 2, names);
   memset(&lim, 0, sizeof lim);
-  lim.time = opt_number(L, 2, "time", 0, 1e9, 0);
+  lim.time = opt_time(L, 2);
   lim.nodes = (uint64_t)opt_integer(L, 2, "nodes", 1, LUA_MAXINTEGER, 0);
   mb = opt_number(L, 2, "hash_mb", 0, 65536, 16);
   stop_init(L, &sc);
@@ -926,7 +933,7 @@ static int l_mcts(lua_State *L) {
   kn_mcts_opts_default(&o);
   o.lim.nodes =
       (uint64_t)opt_integer(L, 2, "playouts", 1, LUA_MAXINTEGER, 0);
-  o.lim.time = opt_number(L, 2, "time", 0, 1e9, 0);
+  o.lim.time = opt_time(L, 2);
   o.c = opt_number(L, 2, "c", 0, 1000, KN_MCTS_C);
   o.seed = (uint64_t)opt_integer(L, 2, "seed", LUA_MININTEGER,
                                  LUA_MAXINTEGER, 1);

@@ -163,7 +163,7 @@ static void update_proof(mctx *s, size_t i) {
 int kn_mcts(const kn_board *b, const kn_pos *p, const kn_mcts_opts *o,
             kn_mcts_result *r) {
   mctx *s;
-  double t0 = kn_clock(), deadline = 0, c = o->c > 0 ? o->c : KN_MCTS_C;
+  double t0 = kn_clock(), deadline = 0, c = o->c >= 0 ? o->c : KN_MCTS_C;
   size_t path[2 * KN_MAX_SQ + 8];
   uint64_t it = 0;
 

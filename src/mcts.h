@@ -9,7 +9,7 @@
 
 typedef struct kn_mcts_opts {
   kn_limits lim;      /* nodes = playouts; depth ignored; all zero: 1 s */
-  double c;           /* UCT exploration constant (<= 0: the default) */
+  double c;           /* UCT exploration constant (< 0: the default) */
   uint64_t seed;
   size_t max_nodes;   /* tree size cap (0: the default, 2M nodes) */
 } kn_mcts_opts;
