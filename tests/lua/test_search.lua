@@ -169,6 +169,17 @@ T["a tiny time still gives a legal move, and time limits are kept"] = function()
   assert(r.win == nil and is_legal(g, r.move) and konane.core.clock() - t0 < 0.6)
 end
 
+T["time = 0 answers at once with a legal move instead of meaning no limit"] = function()
+  local g = konane.new()
+  for _, call in ipairs { "search", "solve", "mcts" } do
+    local t0 = konane.core.clock()
+    local r = g[call](g, { time = 0 })
+    assert(is_legal(g, r.move) and konane.core.clock() - t0 < 0.1, call)
+  end
+  -- c = 0 is plain exploitation, still a legal answer
+  assert(is_legal(g, g:mcts { playouts = 500, c = 0 }.move))
+end
+
 T["the sandbox deadline stops a long call with an error, game unchanged"] = function()
   local reg = debug.getregistry()
   local g = konane.new()
