@@ -47,7 +47,7 @@ local function bench_solve(label, opts, want, runs, cap)
   if want ~= nil and r.win ~= want then
     error(("%s: solve says win=%s, want %s"):format(label, tostring(r.win), tostring(want)))
   end
-  print(("%-34s %s%s: median %.3f s wall, %.3f s cpu, %d nodes, %.2f M nodes/s cpu (%d runs)")
+  print(("%-34s %s%s: median %.4f s wall, %.4f s cpu, %d nodes, %.2f M nodes/s cpu (%d runs)")
     :format(label, r.win and "first player wins" or "first player loses",
             r.win and (" with " .. r.move) or "", median(times), median(cpus), r.nodes,
             r.nodes / math.max(median(cpus), 1e-9) / 1e6, #times))
@@ -74,7 +74,7 @@ local POSITIONS = {
   "x1x2oxo/oxox1xox/x1x3xo/3xox1x/5oxo/ox2o2x/xoxo1o1o/2o1oxox b",
   "x4o1o/1xo3ox/x6o/ox2ox1x/x2o3o/ox2o2x/xo1o1oxo/ox1x1xox b",
 }
-local DEPTH = 10
+local DEPTH = 13
 
 if part("search") then
   local rates, crates, signature, per = {}, {}, 0, {}
