@@ -1250,13 +1250,15 @@ static const luaL_Reg sandbox_funcs[] = {{"sandbox_call", l_sandbox_call},
 **   p:close_input() -> the child reads end of file
 **   p:wait([block]) -> nil while running, else "exit", code / "signal", n
 **   p:kill([signal number]) ; p:pid() ; p:close()
-**   core.isatty(fd) ; core.exe_path() ; core.fsync(file) ; core.lock(file)
+**   core.isatty(fd) ; core.term_columns(fd) ; core.exe_path() ;
+**   core.fsync(file) ; core.lock(file)
 ** A process still running when its userdata is collected or closed is
 ** killed and reaped, so a script that fails never leaves orphans behind.
 */
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
+#include <sys/ioctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -1583,6 +1585,22 @@ static int l_isatty(lua_State *L) {
   return 1;
 }
 
+/* core.term_columns(fd): the width of the terminal on 'fd', or nil when it is
+** not a terminal (or the system cannot tell). */
+static int l_term_columns(lua_State *L) {
+  int fd = (int)luaL_checkinteger(L, 1);
+#ifdef TIOCGWINSZ
+  struct winsize ws;
+  if (ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
+    lua_pushinteger(L, ws.ws_col);
+    return 1;
+  }
+#else
+  (void)fd;
+#endif
+  return 0;
+}
+
 /* core.exe_path(): the path of the running executable (Linux /proc), or
 ** nil. When the file was replaced since it started (a rebuild), the kernel
 ** appends " (deleted)": the path is still the right one to run. */
@@ -1658,6 +1676,7 @@ static int l_spawn_entry(lua_State *L) {
 static const luaL_Reg process_funcs[] = {{"spawn", l_spawn_entry},
                                          {"poll", l_process_poll},
                                          {"isatty", l_isatty},
+                                         {"term_columns", l_term_columns},
                                          {"exe_path", l_exe_path},
                                          {"fsync", l_fsync},
                                          {"lock", l_lock},

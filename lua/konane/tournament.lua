@@ -328,6 +328,7 @@ function M.settings(o)
   if type(o) ~= "table" then error("tournament settings must be a table", 0) end
   local s = {}
   for k, v in pairs(o) do s[k] = v end
+  if s.sprt and s.games == nil then s.games = 1000 end -- the most an SPRT match may take
   for k, v in pairs(DEFAULTS) do if s[k] == nil then s[k] = v end end
   if not M.FORMATS[s.format] then
     error("format must be roundrobin, gauntlet or swiss (got '" .. tostring(s.format) .. "')", 0)
@@ -1056,13 +1057,14 @@ end
 local function terminal_progress()
   local c = core()
   if not (c.isatty and c.isatty(2)) then return nil end
-  local cols = tonumber(os.getenv("COLUMNS")) or 80
   local shown = false
   return function(p)
     if p.done_all then
       if shown then io.stderr:write("\r\27[K") io.stderr:flush() end
       return
     end
+    -- never wider than the terminal: a wrapped line could not be redrawn in place
+    local cols = (c.term_columns and c.term_columns(2)) or tonumber(os.getenv("COLUMNS")) or 80
     local line = string.format("%d/%d games  %.1f games/s  ETA %s  %s", p.done, p.total,
       p.rate, fmt_duration(p.eta), p.leader and (p.leader:find("^LLR") and p.leader or ("leader: " .. p.leader)) or "")
     if #line > cols - 1 then line = line:sub(1, cols - 1) end
@@ -1082,7 +1084,8 @@ Tournament.__index = Tournament
 -- M.new(settings) -> tournament. Settings (all optional except bots):
 --   bots     list of bot specs ("greedy", "alphabeta:depth=4", "path/bot.lua") or bot tables
 --   format   "roundrobin" (default), "gauntlet" (the first bot against each other) or "swiss"
---   games    games per pairing and cycle (even, default 2: one opening, both colours)
+--   games    games per pairing and cycle (even, default 2: one opening, both colours; with
+--            sprt, the most games of the match, default 1000)
 --   rounds   round robin / gauntlet: times the schedule repeats (default 1); Swiss: rounds
 --            (default ceil(log2(#bots)))
 --   variant, rows, cols   the board (default: the variant's)
