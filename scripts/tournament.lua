@@ -35,7 +35,8 @@ Options:
   --openings FILE     openings, one per line (moves like "d5 e5", or position text
                       then moves) or PGN games; "random:K" samples K random plies
                       per opening with the seed; default: every pair of removals
-  --workers N         games played at once, each in its own process (default 1)
+  --workers N         games played at once, in N worker processes (default 1: in
+                      this process)
   --seed N            tournament seed (default 1): the same seed plays the same games
   --out DIR           directory for tournament.cfg, games.pgn and results.json
                       (default: tournament-YYYYMMDD-HHMMSS)
@@ -47,6 +48,9 @@ Options:
                       machines); combine the directories with --merge
   --merge DIR...      combine the shard directories of one tournament and report
   -h, --help          show this help
+
+Exit status: 0 done, 1 error while running, 2 bad option or value, 130 interrupted
+(continue with --resume --out DIR).
 
 Examples:
   konane scripts/tournament.lua --bot greedy --bot random --bot mcts:time=0.05 \
