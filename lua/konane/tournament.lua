@@ -99,6 +99,18 @@ end
 
 -- Writes 'text' to 'path' through a temporary file and a rename: the file is either the old one
 -- or the new one, never half written.
+-- Asks the kernel to put the directory holding 'path' on disk, so a file just created or
+-- renamed there survives a power cut (best effort: errors are ignored).
+local function sync_dir(path)
+  local c = core()
+  if not c.fsync then return end
+  local d = io.open(path:match("^(.*)/[^/]*$") or ".", "r")
+  if d then
+    pcall(c.fsync, d)
+    d:close()
+  end
+end
+
 local function write_atomic(path, text)
   local tmp = path .. ".tmp"
   local f, err = io.open(tmp, "wb")
@@ -107,7 +119,9 @@ local function write_atomic(path, text)
   local c = core()
   if c.fsync then c.fsync(f) end
   f:close()
-  return os.rename(tmp, path)
+  local ok, rerr = os.rename(tmp, path)
+  if ok then sync_dir(path) end
+  return ok, rerr
 end
 
 local function file_exists(path)
@@ -1256,6 +1270,7 @@ function Tournament:run()
     if not journal_path then return end
     if not journal then
       journal = assert(io.open(journal_path, "ab"))
+      sync_dir(journal_path) -- the file's directory entry, once
     end
     journal:write(text)
     journal:flush()
@@ -1516,15 +1531,15 @@ function Tournament:run()
   end)
   kill_all()
   if journal then journal:close() end
-  if self.lock_file then
-    self.lock_file:close()
-    self.lock_file = nil
-  end
   if progress then progress { done_all = true } end
   if not ok then
     if tostring(err):find("interrupted!", 1, true) then
       interrupted = true
     else
+      if self.lock_file then
+        self.lock_file:close()
+        self.lock_file = nil
+      end
       error(err, 0)
     end
   end
@@ -1550,6 +1565,10 @@ function Tournament:run()
   res.out = s.out
   if s.out then
     write_atomic(s.out .. "/" .. M.RESULTS_FILE, M.results_json(res))
+  end
+  if self.lock_file then
+    self.lock_file:close()
+    self.lock_file = nil
   end
   return res
 end
