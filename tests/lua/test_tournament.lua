@@ -445,6 +445,29 @@ tests["results.json has the games and per bot the name, games, wins, losses, sco
   cleanup()
 end
 
+tests["on a terminal a progress line counts the games, and it is erased at the end"] = function()
+  -- script(1) runs the command on a pseudo-terminal; without it there is nothing to check
+  if not os.execute("command -v script >/dev/null 2>&1") then return end
+  local dir = tmpdir()
+  local cmd = string.format("%s scripts/tournament.lua --bot greedy --bot random --size 6x6 " ..
+    "--games 4 --out %s/t", sh_quote(core.exe_path()), sh_quote(dir))
+  local p = assert(core.spawn { "script", "-qfec", cmd, "/dev/null" })
+  local out = {}
+  while true do
+    core.poll({ p }, 1)
+    local s = p:read()
+    if s == nil then break end
+    out[#out + 1] = s
+  end
+  local _, code = p:wait(true)
+  local text = table.concat(out)
+  assert(code == 0, text)
+  assert(text:find("4/4 games", 1, true) and text:find("games/s", 1, true), text)
+  assert(text:find("\r\27%[K"), "the progress line is erased")
+  assert(text:find("Rank"), text)
+  cleanup()
+end
+
 tests["the command line rejects bad options with exit status 2"] = function()
   local cases = {
     { { "--bot", "greedy" }, "at least two" },
