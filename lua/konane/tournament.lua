@@ -1260,10 +1260,22 @@ function Tournament:run()
     if swiss then
       self.pending_swiss = tx
     else
-      journal_results, texts = r, tx
+      journal_results = r
     end
   end
-  for id, r in pairs(journal_results) do results[id] = r end
+  -- wins and games per player so far, for the progress line's leader
+  local tally = {}
+  for i = 1, #s.players do tally[i] = { w = 0, n = 0 } end
+  local function count_result(id, r)
+    local g = games[id]
+    local w = r.winner == "black" and g.black or g.white
+    tally[g.black].n, tally[g.white].n = tally[g.black].n + 1, tally[g.white].n + 1
+    tally[w].w = tally[w].w + 1
+  end
+  for id, r in pairs(journal_results) do
+    results[id] = r
+    count_result(id, r)
+  end
 
   local journal
   local function append(text)
@@ -1294,6 +1306,7 @@ function Tournament:run()
           local r, why = check_record(s, text, games[id])
           if r then
             results[id], texts[id] = r, text
+            count_result(id, r)
             done = done + 1
           else
             swiss_dropped = true
@@ -1316,21 +1329,18 @@ function Tournament:run()
     return n
   end
   done = done_count()
+  local last_draw = -math.huge
   local function report_progress()
     if not progress then return end
-    local elapsed = clock_now() - t0
+    local now = clock_now()
+    -- at most ten redraws a second, and always the last one
+    if now - last_draw < 0.1 and done < total then return end
+    last_draw = now
+    local elapsed = now - t0
     local rate = elapsed > 0 and played_now / elapsed or 0
     -- the leader by score so far
     local best, best_score
-    local res = {}
-    for i = 1, #s.players do res[i] = { w = 0, n = 0 } end
-    for id, r in pairs(results) do
-      local g = games[id]
-      local w = r.winner == "black" and g.black or g.white
-      res[g.black].n, res[g.white].n = res[g.black].n + 1, res[g.white].n + 1
-      res[w].w = res[w].w + 1
-    end
-    for i, x in ipairs(res) do
+    for i, x in ipairs(tally) do
       local sc = x.n > 0 and x.w / x.n or -1
       if not best_score or sc > best_score then best, best_score = i, sc end
     end
@@ -1348,7 +1358,10 @@ function Tournament:run()
 
   local function finished(g, text)
     local r = summary_of_text(s, text, g)
-    results[g.id], texts[g.id] = r, text
+    results[g.id] = r
+    count_result(g.id, r)
+    -- the texts are kept only where the journal may have to be rewritten (Swiss)
+    if s.format == "swiss" then texts[g.id] = text end
     append(text)
     played_now = played_now + 1
     done = done + 1
