@@ -35,7 +35,7 @@ local function bench_solve(label, opts, want, runs, cap)
   for _ = 1, runs do
     local g = konane.new(opts)
     local c0 = os.clock()
-    r = g:solve { time = cap }
+    r = g:solve { time = cap, hash_mb = cap and 256 or nil }
     cpus[#cpus + 1] = os.clock() - c0
     times[#times + 1] = r.time
     if r.win == nil then break end
