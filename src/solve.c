@@ -25,8 +25,8 @@
 #endif
 /* Enhanced transposition cutoffs at nodes with at least this many pieces. */
 /* The last winning move at the same ply counts as half a reply fewer
-** (worth ~8% of the nodes on 6x6; more than one reply makes it worse). */
-#define KILLER_BONUS 32
+** (worth ~15% of the nodes on 6x6; more than one reply makes it worse). */
+#define KILLER_BONUS 128
 #ifndef ETC_MIN_PIECES
 #define ETC_MIN_PIECES 14
 #endif
@@ -65,6 +65,24 @@ static inline uint64_t canon(const vctx *s, uint64_t occ) {
     if (img < best) best = img;
   }
   return best;
+}
+
+static inline uint64_t shift64(uint64_t x, int d) {
+  return d >= 0 ? x << d : x >> -d;
+}
+
+/* Pieces of 'colour' with at least one jump in the narrow 'occ'. */
+static int movers_of(const kn_board *b, uint64_t occ, int colour) {
+  uint64_t own = occ & b->side[colour].w[0];
+  uint64_t enemy = occ & b->side[colour ^ 1].w[0];
+  uint64_t empty = b->all.w[0] & ~occ;
+  uint64_t r = 0;
+  int d;
+  for (d = 0; d < 4; d++) {
+    int dl = b->delta[d];
+    r |= own & b->jump[d].w[0] & shift64(enemy, -dl) & shift64(empty, -2 * dl);
+  }
+  return kn_popcount(r);
 }
 
 /* log2 of a subtree size: the replacement priority of its entry. */
@@ -107,7 +125,7 @@ static int solve64(vctx *s, uint64_t occ, int stm, int ply) {
   for (i = 0; i < n; i++) {
     int c = kn_count64(b, occ ^ mk[i], stm ^ 1);
     if (c == 0) return 1;
-    k[i] = c * 64;
+    k[i] = c;
   }
   if (n == 1) return !solve64(s, occ ^ mk[0], stm ^ 1, ply + 1);
 
@@ -117,9 +135,15 @@ static int solve64(vctx *s, uint64_t occ, int stm, int ply) {
     if (e) return e->score > 0;
   }
 
-  /* fewest replies first; among equals, most moves left to us */
+  /* Fewest replies first; among equals, weigh our moves left, the
+  ** opponent's pieces able to jump (fewer is better) and ours (more is
+  ** better), then the killer. Tuned on node counts: 6x6 brainking
+  ** 8.6 M -> 4.3 M nodes, 6x6 free 12.7 M -> 8.2 M, 5x6 free 289 K ->
+  ** 298 K, against the opponent's and our mobility alone. */
   for (i = 0; i < n; i++) {
-    k[i] -= kn_count64(b, occ ^ mk[i], stm);
+    uint64_t ch = occ ^ mk[i];
+    k[i] = 256 * k[i] - 4 * kn_count64(b, ch, stm) +
+           8 * movers_of(b, ch, stm ^ 1) - 2 * movers_of(b, ch, stm);
     if (mk[i] == s->killer[ply]) k[i] -= KILLER_BONUS;
   }
 
