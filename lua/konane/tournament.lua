@@ -143,7 +143,7 @@ local JSON_LIST = setmetatable({}, { __mode = "k" })
 local function json(v, indent)
   indent = indent or ""
   local t = type(v)
-  if v == nil or v == JSON_LIST then return "null" end
+  if v == nil then return "null" end
   if t == "boolean" then return tostring(v) end
   if t == "number" then
     if v ~= v or v == math.huge or v == -math.huge then return "null" end
