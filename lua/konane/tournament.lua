@@ -866,9 +866,16 @@ function M.report(res)
   if res.match then
     local m = res.match
     add("")
-    add(string.format("%s vs %s: %d - %d, Elo difference %s +- %s, LOS %.1f%%", m.name, m.opponent,
-      m.wins, m.losses, fmt_elo(m.elo), m.elo_error and string.format("%.1f", m.elo_error) or "inf",
-      100 * m.los))
+    local diff
+    if m.elo_error then
+      diff = string.format("Elo difference %s +- %.1f", fmt_elo(m.elo), m.elo_error)
+    elseif m.wins + m.losses > 0 then
+      diff = string.format("Elo difference %s (one side won every game: no finite estimate)", fmt_elo(m.elo))
+    else
+      diff = "no games"
+    end
+    add(string.format("%s vs %s: %d - %d, %s, LOS %.1f%%", m.name, m.opponent, m.wins, m.losses,
+      diff, 100 * m.los))
   end
   if res.sprt then
     local t = res.sprt
