@@ -279,20 +279,20 @@ static int l_new(lua_State *L) {
   return 1;
 }
 
+static int push_fen(lua_State *L, const kn_board *b, const kn_pos *p) {
+  char buf[KN_POS_TEXT];
+  lua_pushlstring(L, buf, kn_pos_text(b, p, buf, sizeof buf));
+  return 1;
+}
+
 static int l_fen(lua_State *L) {
   kn_game *g = check_game(L, 1);
-  char buf[KN_POS_TEXT];
-  size_t n = kn_pos_text(g->b, &g->pos, buf, sizeof buf);
-  lua_pushlstring(L, buf, n);
-  return 1;
+  return push_fen(L, g->b, &g->pos);
 }
 
 static int l_start_fen(lua_State *L) {
   kn_game *g = check_game(L, 1);
-  char buf[KN_POS_TEXT];
-  size_t n = kn_pos_text(g->b, &g->start, buf, sizeof buf);
-  lua_pushlstring(L, buf, n);
-  return 1;
+  return push_fen(L, g->b, &g->start);
 }
 
 /* g:moves() -> the legal moves, canonical strings in canonical order. */
