@@ -498,7 +498,7 @@ static int l_count(lua_State *L) {
   return 1;
 }
 
-static int l_mobility(lua_State *L) {
+static int l_nmoves(lua_State *L) {
   kn_game *g = check_game(L, 1);
   int side = side_arg(L, 2, g->pos.stm);
   lua_pushinteger(L, kn_count_side(g->b, &g->pos, side));
@@ -1698,7 +1698,7 @@ static const luaL_Reg game_methods[] = {
     {"rows", l_rows},       {"cols", l_cols},
     {"variant", l_variant}, {"phase", l_phase},
     {"at", l_at},           {"count", l_count},
-    {"mobility", l_mobility}, {"symmetries", l_symmetries},
+    {"nmoves", l_nmoves}, {"symmetries", l_symmetries},
     {"key", l_key},         {"close", l_gc},
     {NULL, NULL}};
 

@@ -932,7 +932,7 @@ static void setup_readline(void) {
   rl_completion_display_matches_hook = display_matches;
   rl_completer_word_break_characters = word_breaks;
   rl_basic_word_break_characters = word_breaks;
-  /* An ambiguous Tab lists the candidates at once (g:mo -> g:mobility( g:moves().
+  /* An ambiguous Tab lists the candidates at once (g:mo -> g:nmoves( g:moves().
      Bound before readline reads ~/.inputrc, so a user's own setting wins. */
   rl_variable_bind("show-all-if-ambiguous", "on");
   set_signal(SIGWINCH, on_sigwinch);

@@ -8,7 +8,7 @@ return {
     local me, best, best_score = game:turn(), nil, -math.huge
     for _, move in ipairs(game:moves()) do
       game:play(move)
-      local score = game:over() and math.huge or game:mobility(me) - game:mobility()
+      local score = game:over() and math.huge or game:nmoves(me) - game:nmoves()
       game:undo()
       if score > best_score then best, best_score = move, score end
     end

@@ -10,7 +10,7 @@ local function other(side) return side == "black" and "white" or "black" end
 local function make_eval(edge_bonus)
   return function(game)
     local me = game:turn()
-    local score = 100 * (game:mobility() - game:mobility(other(me)))
+    local score = 100 * (game:nmoves() - game:nmoves(other(me)))
     if edge_bonus ~= 0 then
       local rows, cols = game:rows(), game:cols()
       local konane = require "konane"

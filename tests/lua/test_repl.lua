@@ -198,7 +198,7 @@ return {
     local c = repl.complete("g:mo", "g:mo", 0)
     rawset(_G, "g", old)
     assert(contains(c, "g:moves("), table.concat(c, " "))
-    assert(contains(c, "g:mobility("), table.concat(c, " "))
+    assert(contains(c, "g:nmoves("), table.concat(c, " "))
     for _, s in ipairs(c) do assert(s:sub(1, 4) == "g:mo", s) end
   end,
 

@@ -102,7 +102,7 @@ T["a Lua evaluation is used at the leaves"] = function()
   local r = g:search { depth = 3, eval = function(pos)
     calls = calls + 1
     assert(getmetatable(pos) == getmetatable(g))
-    return pos:mobility() - pos:mobility(pos:turn() == "black" and "white" or "black")
+    return pos:nmoves() - pos:nmoves(pos:turn() == "black" and "white" or "black")
   end }
   assert(calls > 0 and is_legal(g, r.move))
   -- a constant evaluation gives a constant score

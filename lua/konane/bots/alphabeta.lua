@@ -33,8 +33,8 @@ function M.lua_search(game, limits)
 
   local function evaluate(g)
     if eval then return eval(g) end
-    local mine = g:mobility()
-    local theirs = g:mobility(g:turn() == "black" and "white" or "black")
+    local mine = g:nmoves()
+    local theirs = g:nmoves(g:turn() == "black" and "white" or "black")
     return 100 * (mine - theirs)
   end
 

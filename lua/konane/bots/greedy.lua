@@ -16,8 +16,8 @@ function M.score(game, me)
   if game:over() then
     return game:winner() == me and math.huge or -math.huge
   end
-  local theirs = game:mobility()
-  local mine = game:mobility(me)
+  local theirs = game:nmoves()
+  local mine = game:nmoves(me)
   return mine - theirs
 end
 
