@@ -197,9 +197,14 @@ return {
     rawset(_G, "g", konane.new())
     local c = repl.complete("g:mo", "g:mo", 0)
     rawset(_G, "g", old)
-    assert(contains(c, "g:moves("), table.concat(c, " "))
-    assert(contains(c, "g:nmoves("), table.concat(c, " "))
-    for _, s in ipairs(c) do assert(s:sub(1, 4) == "g:mo", s) end
+    -- g:mo names one method, so Tab completes it at once
+    assert(#c == 1 and c[1] == "g:moves(", table.concat(c, " "))
+    rawset(_G, "g", konane.new())
+    c = repl.complete("g:c", "g:c", 0)
+    rawset(_G, "g", old)
+    assert(contains(c, "g:clone(") and contains(c, "g:count(") and contains(c, "g:cols("),
+      table.concat(c, " "))
+    for _, s in ipairs(c) do assert(s:sub(1, 3) == "g:c", s) end
   end,
 
   ["completion offers fields, globals and keywords"] = function()
