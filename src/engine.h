@@ -45,6 +45,23 @@ static inline int kn_popcount(uint64_t x) {
 #endif
 }
 
+/* Narrow boards: the pieces of 'colour' in 'occ' with at least one jump
+** (evaluation feature and solver move ordering). */
+static inline uint64_t kn_movers64(const kn_board *b, uint64_t occ,
+                                   int colour) {
+  uint64_t own = occ & b->side[colour].w[0];
+  uint64_t enemy = occ & b->side[colour ^ 1].w[0];
+  uint64_t empty = b->all.w[0] & ~occ;
+  uint64_t r = 0;
+  for (int d = 0; d < 4; d++) {
+    int s = b->delta[d];
+    uint64_t e1 = s >= 0 ? enemy >> s : enemy << -s;
+    uint64_t e2 = s >= 0 ? empty >> 2 * s : empty << -2 * s;
+    r |= own & b->jump[d].w[0] & e1 & e2;
+  }
+  return r;
+}
+
 static inline int kn_ctz(uint64_t x) {
 #if defined(__GNUC__) || defined(__clang__)
   return __builtin_ctzll(x);

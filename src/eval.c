@@ -31,24 +31,6 @@ int *kn_weight_ref(kn_weights *w, int i) {
   }
 }
 
-/* Shifts a narrow set by 'd' squares (negative: towards a1). */
-static inline uint64_t shift(uint64_t x, int d) {
-  return d >= 0 ? x << d : x >> -d;
-}
-
-/* Narrow: pieces of 'colour' with a single jump available in 'occ'. */
-static uint64_t movers64(const kn_board *b, uint64_t occ, int colour) {
-  uint64_t own = occ & b->side[colour].w[0];
-  uint64_t enemy = occ & b->side[colour ^ 1].w[0];
-  uint64_t empty = b->all.w[0] & ~occ;
-  uint64_t r = 0;
-  int d;
-  for (d = 0; d < 4; d++) {
-    int dl = b->delta[d];
-    r |= own & b->jump[d].w[0] & shift(enemy, -dl) & shift(empty, -2 * dl);
-  }
-  return r;
-}
 
 int kn_movers(const kn_board *b, const kn_pos *p, int colour) {
   kn_move mv[KN_MAX_MOVES];
@@ -56,7 +38,7 @@ int kn_movers(const kn_board *b, const kn_pos *p, int colour) {
   kn_pos q;
   int n, i, c = 0;
   if (kn_pos_empties(b, p) < 2) return 0;
-  if (b->narrow) return kn_popcount(movers64(b, p->occ.w[0], colour));
+  if (b->narrow) return kn_popcount(kn_movers64(b, p->occ.w[0], colour));
   q = *p;
   q.stm = colour;
   n = kn_gen(b, &q, mv);
@@ -81,8 +63,8 @@ int kn_eval(const kn_board *b, const kn_pos *p, const kn_weights *w,
       int o = kn_count64(b, occ, me ^ 1);
       score = w->mobility * (m - o) + w->tempo;
       if (w->movers)
-        score += w->movers * (kn_popcount(movers64(b, occ, me)) -
-                              kn_popcount(movers64(b, occ, me ^ 1)));
+        score += w->movers * (kn_popcount(kn_movers64(b, occ, me)) -
+                              kn_popcount(kn_movers64(b, occ, me ^ 1)));
       return score;
     }
   }

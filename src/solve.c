@@ -67,22 +67,9 @@ static inline uint64_t canon(const vctx *s, uint64_t occ) {
   return best;
 }
 
-static inline uint64_t shift64(uint64_t x, int d) {
-  return d >= 0 ? x << d : x >> -d;
-}
-
 /* Pieces of 'colour' with at least one jump in the narrow 'occ'. */
 static int movers_of(const kn_board *b, uint64_t occ, int colour) {
-  uint64_t own = occ & b->side[colour].w[0];
-  uint64_t enemy = occ & b->side[colour ^ 1].w[0];
-  uint64_t empty = b->all.w[0] & ~occ;
-  uint64_t r = 0;
-  int d;
-  for (d = 0; d < 4; d++) {
-    int dl = b->delta[d];
-    r |= own & b->jump[d].w[0] & shift64(enemy, -dl) & shift64(empty, -2 * dl);
-  }
-  return kn_popcount(r);
+  return kn_popcount(kn_movers64(b, occ, colour));
 }
 
 /* log2 of a subtree size: the replacement priority of its entry. */
