@@ -137,6 +137,26 @@ void kn_removals(const kn_board *b, const kn_pos *p, kn_bits *set) {
 static const char *side_name(int s) { return s == KN_BLACK ? "Black" : "White"; }
 
 /*
+** Check that square 'from' holds a piece of the side to move of 'p'; if
+** not, write why into 'err' ('empty' names an empty square) and return -1.
+*/
+static int check_own(const kn_board *b, const kn_pos *p, int from,
+                     const char *empty, char *err, size_t errlen) {
+  char name[8];
+  kn_square_name(b, from, name, sizeof name);
+  if (!kn_bit(&p->occ, from)) {
+    snprintf(err, errlen, empty, name);
+    return -1;
+  }
+  if (!kn_bit(&b->side[p->stm], from)) {
+    snprintf(err, errlen, "not your piece: %s holds a %s piece and %s is to move",
+             name, side_name(!p->stm), side_name(p->stm));
+    return -1;
+  }
+  return 0;
+}
+
+/*
 ** Parse move text 's' and, when 'p' is not NULL, check it is legal there.
 ** Returns 0 and the move in '*m', or -1 with the reason in 'err' (no
 ** such square, not a square, not your piece, not a straight jump,
@@ -233,16 +253,8 @@ int kn_move_parse(const kn_board *b, const kn_pos *p, const char *s,
                side_name(p->stm), list);
       return -1;
     }
+    if (check_own(b, p, from, "%s is empty", err, errlen)) return -1;
     kn_square_name(b, from, name, sizeof name);
-    if (!kn_bit(&p->occ, from)) {
-      snprintf(err, errlen, "%s is empty", name);
-      return -1;
-    }
-    if (!kn_bit(&b->side[p->stm], from)) {
-      snprintf(err, errlen, "not your piece: %s holds a %s piece and %s is to move",
-               name, side_name(!p->stm), side_name(p->stm));
-      return -1;
-    }
     if (!kn_bit(&set, from)) {
       snprintf(err, errlen, "%s may not be removed %s (allowed: %s)", name,
                ph == KN_REMOVE1 ? "first" : "now", list);
@@ -255,16 +267,7 @@ int kn_move_parse(const kn_board *b, const kn_pos *p, const char *s,
              "it is the jump phase: a move is a jump such as f5-d5, not a removal");
     return -1;
   }
-  kn_square_name(b, from, name, sizeof name);
-  if (!kn_bit(&p->occ, from)) {
-    snprintf(err, errlen, "no piece on %s", name);
-    return -1;
-  }
-  if (!kn_bit(&b->side[p->stm], from)) {
-    snprintf(err, errlen, "not your piece: %s holds a %s piece and %s is to move",
-             name, side_name(!p->stm), side_name(p->stm));
-    return -1;
-  }
+  if (check_own(b, p, from, "no piece on %s", err, errlen)) return -1;
   int step = df ? (df > 0 ? 1 : -1) : (dr > 0 ? b->cols : -b->cols);
   for (int sq = from + step; sq != to + step; sq += 2 * step) {
     kn_square_name(b, sq, name, sizeof name);

@@ -82,33 +82,30 @@ static void random_game_checks(const kn_board *b, kn_pos p, uint64_t seed) {
   }
 }
 
-static void narrow_and_wide_generators_agree_and_unmake_restores(void **s) {
-  (void)s;
-  static const int shapes[][2] = {{1, 1}, {1, 8}, {2, 6}, {5, 7}, {6, 6},
-                                  {8, 8}, {4, 16}, {3, 20}, {7, 9}};
-  uint64_t seed = 12345;
-  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+/* Random games from the full board of each shape, 'games' per shape. */
+static void check_shapes(const int (*shapes)[2], size_t n, int games,
+                         uint64_t seed) {
+  for (size_t i = 0; i < n; i++) {
     kn_board b;
     kn_pos p;
     kn_board_init(&b, shapes[i][0], shapes[i][1]);
     kn_board_default_first(&b);
     kn_pos_start(&b, &p);
-    for (int g = 0; g < 20; g++) random_game_checks(&b, p, rng_next(&seed));
+    for (int g = 0; g < games; g++) random_game_checks(&b, p, rng_next(&seed));
   }
+}
+
+static void narrow_and_wide_generators_agree_and_unmake_restores(void **s) {
+  (void)s;
+  static const int shapes[][2] = {{1, 1}, {1, 8}, {2, 6}, {5, 7}, {6, 6},
+                                  {8, 8}, {4, 16}, {3, 20}, {7, 9}};
+  check_shapes(shapes, sizeof shapes / sizeof shapes[0], 20, 12345);
 }
 
 static void wide_boards_play_to_the_end_and_unmake_restores(void **s) {
   (void)s;
   static const int shapes[][2] = {{10, 10}, {13, 20}, {20, 20}, {9, 9}};
-  uint64_t seed = 99;
-  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
-    kn_board b;
-    kn_pos p;
-    kn_board_init(&b, shapes[i][0], shapes[i][1]);
-    kn_board_default_first(&b);
-    kn_pos_start(&b, &p);
-    for (int g = 0; g < 5; g++) random_game_checks(&b, p, rng_next(&seed));
-  }
+  check_shapes(shapes, sizeof shapes / sizeof shapes[0], 5, 99);
 }
 
 static void position_text_round_trips(void **s) {
