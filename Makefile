@@ -5,7 +5,8 @@
 #   make test       every test (cmocka core tests + Lua tests); last line: N passed, N failed
 #   make asan       the same tests under AddressSanitizer + UBSan (build in build-asan/)
 #   make bench      speed figures (scripts/bench/*.lua)
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR= (the tournament command goes to
+#                   PREFIX/share/konane/tournament.lua: konane PREFIX/share/konane/tournament.lua ...)
 #
 # From a checkout the module is build/konane.so: build/konane is the host
 # program, so a build/konane/ directory cannot exist; Lua's all-in-one C
@@ -107,10 +108,13 @@ install: all
 	cp $(MODULE) "$(DESTDIR)$(PREFIX)/lib/lua/5.4/konane/core.so"
 	rm -rf "$(DESTDIR)$(PREFIX)/share/lua/5.4/konane"
 	cp -R lua/konane "$(DESTDIR)$(PREFIX)/share/lua/5.4/konane"
-	if [ -f docs/konane.1 ]; then cp docs/konane.1 "$(DESTDIR)$(PREFIX)/share/man/man1/konane.1"; fi
+	cp docs/konane.1 "$(DESTDIR)$(PREFIX)/share/man/man1/konane.1"
+	mkdir -p "$(DESTDIR)$(PREFIX)/share/konane"
+	cp scripts/tournament.lua "$(DESTDIR)$(PREFIX)/share/konane/tournament.lua"
 
 uninstall:
 	rm -f "$(DESTDIR)$(PREFIX)/bin/konane" "$(DESTDIR)$(PREFIX)/share/man/man1/konane.1"
+	rm -rf "$(DESTDIR)$(PREFIX)/share/konane"
 	rm -rf "$(DESTDIR)$(PREFIX)/lib/lua/5.4/konane" "$(DESTDIR)$(PREFIX)/share/lua/5.4/konane"
 
 clean:
