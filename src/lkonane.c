@@ -194,6 +194,14 @@ static void read_squares(lua_State *L, int idx, const kn_board *b,
   }
 }
 
+/* User text as echoed in messages: at most 40 bytes, then "...". */
+static const char *shown_text(const char *s, size_t len, char buf[48]) {
+  if (len <= 40) return s;
+  memcpy(buf, s, 40);
+  memcpy(buf + 40, "...", 4);
+  return buf;
+}
+
 /*
 ** core.new{fen=, rows=, cols=, first=, second=, variant=} -> game.
 ** 'fen' (or the full board of rows x cols, Black to move) is the start.
@@ -205,7 +213,7 @@ static void read_squares(lua_State *L, int idx, const kn_board *b,
 static int l_new(lua_State *L) {
   kn_board b;
   kn_pos p;
-  char err[256];
+  char err[256], shown[48];
   luaL_checktype(L, 1, LUA_TTABLE);
   lua_settop(L, 1);
   if (lua_getfield(L, 1, "fen") != LUA_TNIL) {
@@ -217,7 +225,8 @@ static int l_new(lua_State *L) {
       return luaL_error(L, "bad position text: unexpected byte 0x00 at character %d",
                         (int)strlen(fen) + 1);
     if (kn_pos_parse(fen, &b, &p, err, sizeof err) != 0)
-      return luaL_error(L, "bad position text '%s': %s", fen, err);
+      return luaL_error(L, "bad position text '%s': %s",
+                        shown_text(fen, len, shown), err);
   } else {
     lua_Integer rows, cols;
     lua_getfield(L, 1, "rows");
@@ -314,7 +323,7 @@ static int l_moves(lua_State *L) {
 
 /* Parse and check move argument 'idx'; on failure push nil and reason. */
 static int parse_legal(lua_State *L, kn_game *g, int idx, kn_move *out) {
-  char err[256];
+  char err[256], shown[48];
   size_t len;
   const char *s = luaL_checklstring(L, idx, &len);
   int n;
@@ -336,7 +345,7 @@ static int parse_legal(lua_State *L, kn_game *g, int idx, kn_move *out) {
   if (strlen(s) != len) {
     lua_pushnil(L);
     lua_pushfstring(L, "illegal move '%s': unexpected byte 0x00 at character %d",
-                    s, (int)strlen(s) + 1);
+                    shown_text(s, len, shown), (int)strlen(s) + 1);
     return 0;
   }
   const kn_move *list = legal_moves(g, &n);
@@ -347,7 +356,7 @@ static int parse_legal(lua_State *L, kn_game *g, int idx, kn_move *out) {
   if (kn_move_parse(g->b, &g->pos, s, out, err, sizeof err) == 0)
     snprintf(err, sizeof err, "not a legal move here");
   lua_pushnil(L);
-  lua_pushfstring(L, "illegal move '%s': %s", s, err);
+  lua_pushfstring(L, "illegal move '%s': %s", shown_text(s, len, shown), err);
   return 0;
 }
 

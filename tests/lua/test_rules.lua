@@ -294,6 +294,14 @@ T["illegal moves raise an error naming the move and the reason"] = function()
   assert(#BAD_POSITIONS + #BAD_MOVES >= 30)
 end
 
+T["huge input is echoed shortened in the error"] = function()
+  local g = konane.new()
+  local ok, err = pcall(g.play, g, ("d5"):rep(100000))
+  assert(not ok and #err < 200 and err:find("d5d5...'", 1, true), err)
+  ok, err = pcall(konane.new, { fen = ("x"):rep(100000) .. " b" })
+  assert(not ok and #err < 300 and err:find("longer than 20 squares"), err)
+end
+
 T["removals outside the variant's squares are refused with the allowed list"] = function()
   local g = konane.new()
   local ok, err = pcall(g.play, g, "c8")
