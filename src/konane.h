@@ -110,6 +110,14 @@ int kn_bits_empty(const kn_bits *b);
 int kn_bits_equal(const kn_bits *a, const kn_bits *b);
 void kn_bits_clear(kn_bits *b);
 
+/* The signed square step of jump 'm' (origin to first jumped piece). A
+** horizontal jump stays within its rank, so from and to share a rank. */
+static inline int kn_move_step(const kn_board *b, kn_move m) {
+  int from = KN_FROM(m), to = KN_TO(m);
+  if (to / b->cols == from / b->cols) return to > from ? 1 : -1;
+  return to > from ? b->cols : -b->cols;
+}
+
 /* ---- board.c: boards and positions ---- */
 int kn_board_init(kn_board *b, int rows, int cols);
 void kn_board_default_first(kn_board *b);

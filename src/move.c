@@ -49,8 +49,7 @@ void kn_move_mask(const kn_board *b, kn_move m, kn_bits *mask) {
   kn_setbit(mask, from);
   if (from == to) return;
   kn_setbit(mask, to);
-  int d = (to / b->cols == from / b->cols) ? (to > from ? 1 : -1)
-                                          : (to > from ? b->cols : -b->cols);
+  int d = kn_move_step(b, m);
   for (int s = from + d; s != to + d; s += 2 * d) kn_setbit(mask, s);
 }
 

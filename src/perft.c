@@ -43,9 +43,7 @@ static uint64_t perft64(perft_ctx *c, uint64_t occ, int stm, int depth) {
 /* Flip the squares of jump 'm' in 'occ': origin, landing, jumped pieces. */
 static inline void apply_jump(const kn_board *b, uint64_t *occ, kn_move m) {
   int from = KN_FROM(m), to = KN_TO(m);
-  int d = (to - from) % b->cols == 0 && (to - from) / b->cols != 0
-              ? (to > from ? b->cols : -b->cols)
-              : (to > from ? 1 : -1);
+  int d = kn_move_step(b, m);
   occ[from >> 6] ^= (uint64_t)1 << (from & 63);
   occ[to >> 6] ^= (uint64_t)1 << (to & 63);
   for (int s = from + d; s != to + d; s += 2 * d)

@@ -294,6 +294,22 @@ T["illegal moves raise an error naming the move and the reason"] = function()
   assert(#BAD_POSITIONS + #BAD_MOVES >= 30)
 end
 
+T["variant lookup and registration reject bad input clearly"] = function()
+  local ok, err = pcall(konane.register_variant, { description = "no name" })
+  assert(not ok and err:find("needs a 'name' string"), err)
+  ok, err = pcall(konane.register_variant, 42)
+  assert(not ok and err:find("must be a table"), err)
+  ok, err = pcall(konane.variant, "../etc")
+  assert(not ok and err:find("bad variant name"), err)
+  konane.register_variant { name = "test_reg", first_removal = function() return { "d5" } end }
+  assert(table.concat(konane.new { variant = "test_reg" }:moves(), " ") == "d5")
+  local names = {}
+  for _, v in ipairs(konane.variants()) do names[v.name] = true end
+  assert(names.test_reg and names.brainking and names.free)
+  local list, msg = konane.core.listdir("/no/such/dir")
+  assert(list == nil and msg:find("/no/such/dir", 1, true), msg)
+end
+
 T["huge input is echoed shortened in the error"] = function()
   local g = konane.new()
   local ok, err = pcall(g.play, g, ("d5"):rep(100000))
