@@ -25,7 +25,7 @@ LUA ?= lua5.4
 # ---- required flags ----
 WARN := -Wall -Wextra -Wshadow -Wundef -Wmissing-prototypes \
         -Wstrict-prototypes -Wwrite-strings
-ALL_CFLAGS := -std=c11 $(WARN) $(CFLAGS) -fPIC
+ALL_CFLAGS := -std=c11 $(WARN) $(CFLAGS) -fPIC -pthread
 
 # Install missing system packages before asking pkg-config for flags.
 NODEPS_GOALS := clean uninstall help
@@ -76,14 +76,14 @@ $(BUILD)/obj/repl.o: src/repl.c $(HEADERS) | $(BUILD)/obj
 	  -DKONANE_CDIR='"$(PREFIX)/lib/lua/5.4"' -c $< -o $@
 
 $(HOST): $(BUILD)/obj/repl.o $(BUILD)/obj/lkonane.o $(CORE_OBJ)
-	$(CC) $(CFLAGS) $(LDFLAGS) -Wl,-E $^ -o $@ $(LUA_LIBS) $(RL_LIBS) -lm
+	$(CC) $(CFLAGS) $(LDFLAGS) -Wl,-E $^ -o $@ $(LUA_LIBS) $(RL_LIBS) -lm -pthread
 
 $(MODULE): $(BUILD)/obj/lkonane.o $(CORE_OBJ)
-	$(CC) $(CFLAGS) $(LDFLAGS) -shared $^ -o $@
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared $^ -o $@ -pthread
 
 $(BUILD)/tests/%: tests/%.c $(CORE_OBJ) $(HEADERS) | $(BUILD)/tests
 	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -Isrc $< $(CORE_OBJ) -o $@ \
-	  $(LDFLAGS) $(CMOCKA_LIBS) -lm -lutil
+	  $(LDFLAGS) $(CMOCKA_LIBS) -lm -lutil -pthread
 
 $(BUILD)/obj $(BUILD)/tests:
 	mkdir -p $@

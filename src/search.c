@@ -119,7 +119,7 @@ static int node(sctx *s, int depth, int alpha, int beta, int ply) {
   kn_move hm = KN_NOMOVE, bestm = KN_NOMOVE, *mv;
   uint64_t *mk, key;
   int *k;
-  kn_tt_entry *e;
+  kn_tt_entry e;
 
   /* 1. Count the node and honour the limits. */
   s->nodes++;
@@ -137,11 +137,10 @@ static int node(sctx *s, int depth, int alpha, int beta, int ply) {
 
   /* 3. Transposition table: a cutoff, or at least a first move. */
   key = pos_key(s);
-  e = kn_tt_probe(s->tt, key, s->pos.stm);
-  if (e) {
-    hm = e->move;
-    if (e->depth >= depth && !pvnode) {
-      int v = from_tt(e->score, ply), bd = e->flags & 3;
+  if (kn_tt_probe(s->tt, key, s->pos.stm, &e)) {
+    hm = e.move;
+    if (e.depth >= depth && !pvnode) {
+      int v = from_tt(e.score, ply), bd = e.flags & 3;
       if (bd == KN_TT_EXACT || (bd == KN_TT_LOWER && v >= beta) ||
           (bd == KN_TT_UPPER && v <= alpha))
         return v;

@@ -118,8 +118,8 @@ static int solve64(vctx *s, uint64_t occ, int stm, int ply) {
 
   /* 3. The table: proved results only, so a hit is final. */
   if (usett) {
-    kn_tt_entry *e = kn_tt_probe(s->tt, key, stm);
-    if (e) return e->score > 0;
+    kn_tt_entry e;
+    if (kn_tt_probe(s->tt, key, stm, &e)) return e.score > 0;
   }
 
   /* Fewest replies first; among equals, weigh our moves left, the
@@ -155,8 +155,8 @@ static int solve64(vctx *s, uint64_t occ, int stm, int ply) {
       kn_tt_prefetch(s->tt, ck[i], stm ^ 1);
     }
     for (i = 0; i < n; i++) {
-      kn_tt_entry *e = kn_tt_probe(s->tt, ck[i], stm ^ 1);
-      if (e && e->score < 0) {
+      kn_tt_entry e;
+      if (kn_tt_probe(s->tt, ck[i], stm ^ 1, &e) && e.score < 0) {
         kn_tt_store(s->tt, key, stm, KN_NOMOVE, 1, 0, KN_TT_EXACT);
         return 1;
       }
@@ -241,10 +241,10 @@ static int solve_any(vctx *s, kn_pos *p, int ply, kn_move *best) {
 
   key = b->narrow ? canon(s, p->occ.w[0]) : kn_pos_hash(b, p);
   if (!best) {
-    kn_tt_entry *e = kn_tt_probe(s->tt, key, p->stm);
-    if (e) {
+    kn_tt_entry e;
+    if (kn_tt_probe(s->tt, key, p->stm, &e)) {
       free(mv), free(k);
-      return e->score > 0;
+      return e.score > 0;
     }
   }
   start = s->nodes;

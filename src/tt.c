@@ -1,12 +1,18 @@
 /*
 ** tt.c: the transposition table object.
-** A power-of-two array of 4-entry buckets; depth-preferred replacement
+** A power-of-two array of 4-slot buckets; depth-preferred replacement
 ** with ageing so that stale entries from earlier searches go first.
+** Slots are pairs of relaxed atomic words checked against each other
+** (see tt.h), so threads share a table without locks; on x86-64 and
+** AArch64 the relaxed loads and stores are plain moves.
 */
 #include "tt.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#define LOAD(x) atomic_load_explicit(&(x), memory_order_relaxed)
+#define STORE(x, v) atomic_store_explicit(&(x), (v), memory_order_relaxed)
 
 /* Mixes 'key' and 'stm' into a bucket index; the multiply-xorshift
 ** spreads the occupancy bits (which are very regular) over the index. */
@@ -18,18 +24,48 @@ static uint64_t tt_index(const kn_tt *tt, uint64_t key, int stm) {
   return h & tt->mask;
 }
 
+/* The check hash: a bijection of the key (murmur3's finaliser), so two
+** different keys never share it, unrelated to the index mixer. */
+static inline uint64_t keyhash(uint64_t k) {
+  k ^= k >> 33;
+  k *= 0xFF51AFD7ED558CCDull;
+  k ^= k >> 33;
+  k *= 0xC4CEB9FE1A85EC53ull;
+  k ^= k >> 33;
+  return k;
+}
+
+static inline uint64_t pack(kn_move move, int score, int depth, int flags) {
+  return (uint64_t)move | (uint64_t)(uint16_t)score << 32 |
+         (uint64_t)(uint8_t)depth << 48 | (uint64_t)(uint8_t)flags << 56;
+}
+
+static inline void unpack(uint64_t d, kn_tt_entry *e) {
+  e->move = (kn_move)(d & 0xFFFFFFFFu);
+  e->score = (int16_t)(uint16_t)(d >> 32);
+  e->depth = (uint8_t)(d >> 48);
+  e->flags = (uint8_t)(d >> 56);
+}
+
+/* Bound bits and side-to-move bit of a packed word. */
+#define D_BOUND(d) ((int)((d) >> 56) & 3)
+#define D_STM(d) ((int)((d) >> 58) & 1)
+#define D_AGE(d) ((int)((d) >> 59))
+#define D_DEPTH(d) ((int)((d) >> 48) & 255)
+
 size_t kn_tt_bytes(double mb) {
   size_t want, buckets = 1;
-  if (!(mb > 0)) return KN_TT_BUCKET * sizeof(kn_tt_entry);
+  if (!(mb > 0)) return KN_TT_BUCKET * sizeof(kn_tt_slot);
   if (mb > 65536) mb = 65536;
-  want = (size_t)(mb * 1048576.0) / (KN_TT_BUCKET * sizeof(kn_tt_entry));
+  want = (size_t)(mb * 1048576.0) / (KN_TT_BUCKET * sizeof(kn_tt_slot));
   while (buckets * 2 <= want) buckets *= 2;
-  return buckets * KN_TT_BUCKET * sizeof(kn_tt_entry);
+  return buckets * KN_TT_BUCKET * sizeof(kn_tt_slot);
 }
 
 /* Creates a table of about 'mb' megabytes (see kn_tt_bytes); returns
 ** NULL when out of memory. A size of 0 still gives a one-bucket table,
-** so callers never need a "no table" path. */
+** so callers never need a "no table" path. All-zero words are empty
+** slots (bound KN_TT_NONE). */
 kn_tt *kn_tt_new(double mb) {
   size_t bytes = kn_tt_bytes(mb);
   kn_tt *tt = malloc(sizeof *tt);
@@ -39,8 +75,9 @@ kn_tt *kn_tt_new(double mb) {
     free(tt);
     return NULL;
   }
-  tt->mask = bytes / (KN_TT_BUCKET * sizeof(kn_tt_entry)) - 1;
-  tt->age = 0;
+  tt->mask = bytes / (KN_TT_BUCKET * sizeof(kn_tt_slot)) - 1;
+  tt->mb = mb;
+  atomic_init(&tt->age, 0);
   return tt;
 }
 
@@ -51,11 +88,13 @@ void kn_tt_free(kn_tt *tt) {
 }
 
 void kn_tt_clear(kn_tt *tt) {
-  memset(tt->e, 0, (tt->mask + 1) * KN_TT_BUCKET * sizeof(kn_tt_entry));
-  tt->age = 0;
+  memset(tt->e, 0, (tt->mask + 1) * KN_TT_BUCKET * sizeof(kn_tt_slot));
+  STORE(tt->age, 0);
 }
 
-void kn_tt_age(kn_tt *tt) { tt->age = (uint8_t)((tt->age + 1) & 31); }
+void kn_tt_age(kn_tt *tt) {
+  STORE(tt->age, (uint8_t)((LOAD(tt->age) + 1) & 31));
+}
 
 void kn_tt_prefetch(const kn_tt *tt, uint64_t key, int stm) {
 #if defined(__GNUC__) || defined(__clang__)
@@ -65,48 +104,64 @@ void kn_tt_prefetch(const kn_tt *tt, uint64_t key, int stm) {
 #endif
 }
 
-/* Returns the entry of ('key', 'stm') or NULL. An empty slot has bound
-** KN_TT_NONE, so a zero key never matches by accident. */
-kn_tt_entry *kn_tt_probe(const kn_tt *tt, uint64_t key, int stm) {
-  kn_tt_entry *e = tt->e + tt_index(tt, key, stm) * KN_TT_BUCKET;
+/* Finds ('key', 'stm'): a slot whose check decodes to the key, holding a
+** bound (so an empty slot never matches a zero key) and the same side. */
+int kn_tt_probe(const kn_tt *tt, uint64_t key, int stm, kn_tt_entry *out) {
+  kn_tt_slot *e = tt->e + tt_index(tt, key, stm) * KN_TT_BUCKET;
+  uint64_t h = keyhash(key);
   int i;
-  for (i = 0; i < KN_TT_BUCKET; i++)
-    if (e[i].key == key && (e[i].flags & 3) &&
-        ((e[i].flags >> 2) & 1) == (unsigned)stm)
-      return &e[i];
-  return NULL;
+  for (i = 0; i < KN_TT_BUCKET; i++) {
+    uint64_t d = LOAD(e[i].data), c = LOAD(e[i].check);
+    if ((c ^ d) == h && D_BOUND(d) && D_STM(d) == stm) {
+      unpack(d, out);
+      return 1;
+    }
+  }
+  return 0;
 }
 
 /* Stores a result. The same position is overwritten in place (keeping
 ** its move when the new one has none); otherwise the victim is the slot
 ** with the least depth, entries of older searches counting as shallower
-** than any of the current one. */
+** than any of the current one. Two threads storing into one bucket at
+** once may both pick the same victim: one result is lost, never mixed. */
 void kn_tt_store(kn_tt *tt, uint64_t key, int stm, kn_move move, int score,
                  int depth, int bound) {
-  kn_tt_entry *e = tt->e + tt_index(tt, key, stm) * KN_TT_BUCKET;
-  kn_tt_entry *v = NULL;
-  int i, best = 1 << 30;
+  kn_tt_slot *e = tt->e + tt_index(tt, key, stm) * KN_TT_BUCKET;
+  kn_tt_slot *v = NULL;
+  uint64_t h = keyhash(key), d;
+  int i, best = 1 << 30, age = LOAD(tt->age);
   if (depth < 0) depth = 0;
   if (depth > 255) depth = 255;
   for (i = 0; i < KN_TT_BUCKET; i++) {
+    uint64_t di = LOAD(e[i].data), ci = LOAD(e[i].check);
     int val;
-    if (e[i].key == key && (e[i].flags & 3) &&
-        ((e[i].flags >> 2) & 1) == (unsigned)stm) {
+    if ((ci ^ di) == h && D_BOUND(di) && D_STM(di) == stm) {
       v = &e[i];
-      if (move == KN_NOMOVE) move = v->move;
+      if (move == KN_NOMOVE) move = (kn_move)(di & 0xFFFFFFFFu);
       break;
     }
-    val = (e[i].flags & 3) == 0 ? -1000
-          : (e[i].flags >> 3) == tt->age ? e[i].depth + 256
-                                        : e[i].depth;
+    val = D_BOUND(di) == 0 ? -1000
+          : D_AGE(di) == age ? D_DEPTH(di) + 256
+                             : D_DEPTH(di);
     if (val < best) {
       best = val;
       v = &e[i];
     }
   }
-  v->key = key;
-  v->move = move;
-  v->score = (int16_t)score;
-  v->depth = (uint8_t)depth;
-  v->flags = (uint8_t)((bound & 3) | ((stm & 1) << 2) | (tt->age << 3));
+  d = pack(move, score, depth, (bound & 3) | ((stm & 1) << 2) | (age << 3));
+  STORE(v->data, d);
+  STORE(v->check, h ^ d);
+}
+
+/* Samples the first 1000 slots (or all of a smaller table). */
+int kn_tt_hashfull(const kn_tt *tt) {
+  size_t n = (tt->mask + 1) * KN_TT_BUCKET, i, full = 0;
+  int age = LOAD(tt->age);
+  if (n > 1000) n = 1000;
+  for (i = 0; i < n; i++) {
+    uint64_t d = LOAD(tt->e[i].data);
+    if (D_BOUND(d) && D_AGE(d) == age) full++;
+  }
+  return (int)(full * 1000 / n);
 }

@@ -1,10 +1,20 @@
 /*
 ** tt.h: the transposition table object shared by search and solver.
 ** Plain C11; no globals: every table is an object the caller owns.
+**
+** Several threads may probe and store in one table at once (Lazy SMP,
+** parallel solves) without locks: each slot is two 64-bit atomic words,
+** the packed data and a check word (a bijective hash of the key XOR the
+** data). A probe reads both and accepts the slot only when the check
+** decodes to the probed key, so a slot torn by a concurrent store reads
+** as a miss. With one thread a hit is exact (the key is the occupancy on
+** boards of <= 64 squares); with several, a torn slot could pass the
+** check only by a 64-bit hash coincidence (about 2^-64 per torn read).
 */
 #ifndef KN_TT_H
 #define KN_TT_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -14,27 +24,30 @@
 enum { KN_TT_NONE = 0, KN_TT_UPPER = 1, KN_TT_LOWER = 2, KN_TT_EXACT = 3 };
 
 /*
-** One entry, 16 bytes; four make a 64-byte bucket (one cache line).
-**
-**   key    the occupancy itself on boards of <= 64 squares (a perfect
-**          key), kn_pos_hash on wider boards
+** A decoded entry (what a probe returns, by value):
 **   move   best or refuting move (KN_NOMOVE when none)
 **   score  search score (or +1/-1 for the solver)
 **   depth  draft of the stored result (the solver stores log2 of work)
 **   flags  bits 0-1 bound, bit 2 side to move, bits 3-7 search age
 */
 typedef struct kn_tt_entry {
-  uint64_t key;
-  uint32_t move;
+  kn_move move;
   int16_t score;
   uint8_t depth;
   uint8_t flags;
 } kn_tt_entry;
 
+/* One slot in memory: 16 bytes; four make a 64-byte bucket. */
+typedef struct kn_tt_slot {
+  _Atomic uint64_t check; /* kn_tt_keyhash(key) ^ data */
+  _Atomic uint64_t data;  /* move | score << 32 | depth << 48 | flags << 56 */
+} kn_tt_slot;
+
 typedef struct kn_tt {
-  kn_tt_entry *e;  /* 4 * (mask + 1) entries */
+  kn_tt_slot *e;   /* 4 * (mask + 1) slots */
   uint64_t mask;   /* bucket count - 1 (a power of two minus one) */
-  uint8_t age;     /* bumped by kn_tt_age at each new search */
+  double mb;       /* the size asked for (kn_tt_new's argument) */
+  _Atomic uint8_t age; /* bumped by kn_tt_age at each new search */
 } kn_tt;
 
 #define KN_TT_BUCKET 4
@@ -44,12 +57,18 @@ typedef struct kn_tt {
 size_t kn_tt_bytes(double mb);
 kn_tt *kn_tt_new(double mb);
 void kn_tt_free(kn_tt *tt);
+/* Empties the table (not while other threads use it). */
 void kn_tt_clear(kn_tt *tt);
+/* Starts a new search generation: older entries are replaced first. */
 void kn_tt_age(kn_tt *tt);
-kn_tt_entry *kn_tt_probe(const kn_tt *tt, uint64_t key, int stm);
+/* Copies the entry of ('key', 'stm') into '*out' and returns 1, or
+** returns 0 when the table holds none. */
+int kn_tt_probe(const kn_tt *tt, uint64_t key, int stm, kn_tt_entry *out);
 /* Hints the cache to fetch the bucket of ('key', 'stm') ahead of a probe. */
 void kn_tt_prefetch(const kn_tt *tt, uint64_t key, int stm);
 void kn_tt_store(kn_tt *tt, uint64_t key, int stm, kn_move move, int score,
                  int depth, int bound);
+/* Per mille of a sample of slots holding an entry of the current age. */
+int kn_tt_hashfull(const kn_tt *tt);
 
 #endif
