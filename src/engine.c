@@ -13,6 +13,11 @@ double kn_clock(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+void kn_limits_poll(const kn_limits *lim, double deadline, int *stop) {
+  if (deadline > 0 && kn_clock() >= deadline) *stop = KN_STOP_LIMIT;
+  if (lim->stop.fn && lim->stop.fn(lim->stop.ud)) *stop = KN_STOP_USER;
+}
+
 /* Generates the moves of 'p' with their narrow masks (see engine.h):
 ** the jump phase of a narrow board goes through the shift generator,
 ** everything else through kn_gen and kn_move_mask. */

@@ -32,6 +32,14 @@ enum {
 /* Monotonic-enough seconds (C11 timespec_get). */
 double kn_clock(void);
 
+/*
+** The periodic limit check of search and solver: sets '*stop' to
+** KN_STOP_LIMIT when 'deadline' (kn_clock seconds, <= 0: none) has passed
+** and to KN_STOP_USER when the stop callback of 'lim' says so; leaves it
+** alone otherwise (so a reason set earlier, e.g. the node limit, stays).
+*/
+void kn_limits_poll(const kn_limits *lim, double deadline, int *stop);
+
 static inline int kn_popcount(uint64_t x) {
 #if defined(__GNUC__) || defined(__clang__)
   return __builtin_popcountll(x);

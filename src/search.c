@@ -38,14 +38,6 @@ void kn_search_opts_default(kn_search_opts *o) {
   kn_weights_default(&o->weights);
 }
 
-/* Polls the limits every POLL nodes; sets s->stop. */
-static void poll_limits(sctx *s) {
-  s->nextpoll = s->nodes + POLL;
-  if (s->deadline > 0 && kn_clock() >= s->deadline) s->stop = KN_STOP_LIMIT;
-  if (s->o->lim.stop.fn && s->o->lim.stop.fn(s->o->lim.stop.ud))
-    s->stop = KN_STOP_USER;
-}
-
 static inline void make(sctx *s, kn_move m, uint64_t mask) {
   if (s->b->narrow) {
     s->pos.occ.w[0] ^= mask;
@@ -124,7 +116,10 @@ static int node(sctx *s, int depth, int alpha, int beta, int ply) {
   /* 1. Count the node and honour the limits. */
   s->nodes++;
   if (s->maxnodes && s->nodes >= s->maxnodes) s->stop = KN_STOP_LIMIT;
-  if (s->nodes >= s->nextpoll) poll_limits(s);
+  if (s->nodes >= s->nextpoll) {
+    s->nextpoll = s->nodes + POLL;
+    kn_limits_poll(&s->o->lim, s->deadline, &s->stop);
+  }
   if (s->stop) return 0;
   if (ply <= KN_PV_MAX) s->pvlen[ply] = 0;
   if (depth <= 0 || ply >= s->maxply - 1) return leaf(s, ply);

@@ -48,11 +48,38 @@ typedef struct vctx {
   int stop;
 } vctx;
 
-static void poll_limits(vctx *s) {
-  s->nextpoll = s->nodes + POLL;
-  if (s->deadline > 0 && kn_clock() >= s->deadline) s->stop = KN_STOP_LIMIT;
-  if (s->lim->stop.fn && s->lim->stop.fn(s->lim->stop.ud))
-    s->stop = KN_STOP_USER;
+/* Counts a node and checks the limits (every POLL nodes); 1 when stopped. */
+static inline int count_node(vctx *s) {
+  s->nodes++;
+  if (s->lim->nodes && s->nodes >= s->lim->nodes) s->stop = KN_STOP_LIMIT;
+  if (s->nodes >= s->nextpoll) {
+    s->nextpoll = s->nodes + POLL;
+    kn_limits_poll(s->lim, s->deadline, &s->stop);
+  }
+  return s->stop;
+}
+
+/*
+** Sorts moves by ascending key 'k' (insertion sort: the lists are short),
+** stable, carrying along the masks 'mk' and the moves 'mv' (either may be
+** NULL; the function is inlined, so the NULL arm disappears).
+*/
+static inline void sort_moves(int *k, uint64_t *mk, kn_move *mv, int n) {
+  int i;
+  for (i = 1; i < n; i++) {
+    uint64_t m = mk ? mk[i] : 0;
+    kn_move v = mv ? mv[i] : 0;
+    int kk = k[i], j = i - 1;
+    while (j >= 0 && k[j] > kk) {
+      if (mk) mk[j + 1] = mk[j];
+      if (mv) mv[j + 1] = mv[j];
+      k[j + 1] = k[j];
+      j--;
+    }
+    if (mk) mk[j + 1] = m;
+    if (mv) mv[j + 1] = v;
+    k[j + 1] = kk;
+  }
 }
 
 /* The canonical key of a narrow occupancy: its least symmetric image. */
@@ -92,10 +119,7 @@ static int solve64(vctx *s, uint64_t occ, int stm, int ply) {
   int *k = s->key + (size_t)ply * s->cap;
   int n, i, pieces, usett;
 
-  s->nodes++;
-  if (s->lim->nodes && s->nodes >= s->lim->nodes) s->stop = KN_STOP_LIMIT;
-  if (s->nodes >= s->nextpoll) poll_limits(s);
-  if (s->stop) return 0;
+  if (count_node(s)) return 0;
 
   /* 1. Moves; none loses. The table bucket loads meanwhile. */
   pieces = kn_popcount(occ);
@@ -134,18 +158,8 @@ static int solve64(vctx *s, uint64_t occ, int stm, int ply) {
     if (mk[i] == s->killer[ply]) k[i] -= KILLER_BONUS;
   }
 
-  /* 4. Sort by the opponent's mobility (insertion sort: n is small). */
-  for (i = 1; i < n; i++) {
-    uint64_t m = mk[i];
-    int kk = k[i], j = i - 1;
-    while (j >= 0 && k[j] > kk) {
-      mk[j + 1] = mk[j];
-      k[j + 1] = k[j];
-      j--;
-    }
-    mk[j + 1] = m;
-    k[j + 1] = kk;
-  }
+  /* 4. Sort by the opponent's mobility. */
+  sort_moves(k, mk, NULL, n);
 
   /* 5. Enhanced transposition cutoffs: a child already proved lost. */
   if (pieces >= ETC_MIN_PIECES) {
@@ -198,10 +212,7 @@ static int solve_any(vctx *s, kn_pos *p, int ply, kn_move *best) {
   if (!best && b->narrow && kn_pos_phase(b, p) == KN_JUMP)
     return solve64(s, p->occ.w[0], p->stm, ply);
 
-  s->nodes++;
-  if (s->lim->nodes && s->nodes >= s->lim->nodes) s->stop = KN_STOP_LIMIT;
-  if (s->nodes >= s->nextpoll) poll_limits(s);
-  if (s->stop) return 0;
+  if (count_node(s)) return 0;
 
   mv = malloc(KN_MAX_MOVES * sizeof *mv);
   k = malloc(KN_MAX_MOVES * sizeof *k);
@@ -226,17 +237,7 @@ static int solve_any(vctx *s, kn_pos *p, int ply, kn_move *best) {
       return 1;
     }
   }
-  for (i = 1; i < n; i++) {
-    kn_move m = mv[i];
-    int kk = k[i], j = i - 1;
-    while (j >= 0 && k[j] > kk) {
-      mv[j + 1] = mv[j];
-      k[j + 1] = k[j];
-      j--;
-    }
-    mv[j + 1] = m;
-    k[j + 1] = kk;
-  }
+  sort_moves(k, NULL, mv, n);
   if (best) *best = mv[0];
 
   key = b->narrow ? canon(s, p->occ.w[0]) : kn_pos_hash(b, p);
