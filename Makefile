@@ -48,7 +48,9 @@ RL_LIBS := $(shell pkg-config --libs readline 2>/dev/null)
 CMOCKA_CFLAGS := $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
-CORE_SRC := $(filter-out src/lkonane.c src/repl.c,$(wildcard src/*.c))
+BIND_SRC := $(wildcard src/l*.c)
+BIND_OBJ := $(BIND_SRC:src/%.c=$(BUILD)/obj/%.o)
+CORE_SRC := $(filter-out $(BIND_SRC) src/repl.c,$(wildcard src/*.c))
 CORE_OBJ := $(CORE_SRC:src/%.c=$(BUILD)/obj/%.o)
 HEADERS := $(wildcard src/*.h)
 TEST_SRC := $(wildcard tests/test_*.c)
@@ -66,7 +68,7 @@ all: $(HOST) $(MODULE)
 $(BUILD)/obj/%.o: src/%.c $(HEADERS) | $(BUILD)/obj
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
-$(BUILD)/obj/lkonane.o: src/lkonane.c $(HEADERS) | $(BUILD)/obj
+$(BIND_OBJ): $(BUILD)/obj/%.o: src/%.c $(HEADERS) | $(BUILD)/obj
 	$(CC) $(ALL_CFLAGS) $(LUA_CFLAGS) -c $< -o $@
 
 # readline's flags (they add -D_XOPEN_SOURCE=600) apply to repl.c only
@@ -75,10 +77,10 @@ $(BUILD)/obj/repl.o: src/repl.c $(HEADERS) | $(BUILD)/obj
 	  -DKONANE_LUADIR='"$(PREFIX)/share/lua/5.4"' \
 	  -DKONANE_CDIR='"$(PREFIX)/lib/lua/5.4"' -c $< -o $@
 
-$(HOST): $(BUILD)/obj/repl.o $(BUILD)/obj/lkonane.o $(CORE_OBJ)
+$(HOST): $(BUILD)/obj/repl.o $(BIND_OBJ) $(CORE_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -Wl,-E $^ -o $@ $(LUA_LIBS) $(RL_LIBS) -lm -pthread
 
-$(MODULE): $(BUILD)/obj/lkonane.o $(CORE_OBJ)
+$(MODULE): $(BIND_OBJ) $(CORE_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -shared $^ -o $@ -pthread
 
 $(BUILD)/tests/%: tests/%.c $(CORE_OBJ) $(HEADERS) | $(BUILD)/tests

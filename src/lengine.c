@@ -1,0 +1,342 @@
+/*
+** lengine.c
+** Lua binding: g:search, g:solve, g:mcts, their callbacks and stop checks
+** See docs/architecture.md for the map of files
+*/
+#define _POSIX_C_SOURCE 200809L
+
+#include <string.h>
+
+#include "lauxlib.h"
+#include "lua.h"
+
+#include "lkonane.h"
+#include "mcts.h"
+#include "search.h"
+#include "solve.h"
+
+/*
+** The core never sees Lua: a Lua evaluation runs under lua_pcall from a C
+** callback; on error the search stops and the error object waits on the
+** stack until the core memory is freed, then it is raised again.
+*/
+
+/* ---- stop checks ---- */
+
+void lk_stop_init(lua_State *L, lk_stop_ctx *s) {
+  memset(s, 0, sizeof *s);
+  if (lua_getfield(L, LUA_REGISTRYINDEX, "konane.interrupt") ==
+      LUA_TLIGHTUSERDATA)
+    s->flag = (volatile sig_atomic_t *)lua_touserdata(L, -1);
+  lua_pop(L, 1);
+  if (lua_getfield(L, LUA_REGISTRYINDEX, "konane.deadline") == LUA_TNUMBER)
+    s->deadline = lua_tonumber(L, -1);
+  lua_pop(L, 1);
+}
+
+int lk_stop(void *ud) {
+  lk_stop_ctx *s = (lk_stop_ctx *)ud;
+  if (s->flag && *s->flag) s->interrupted = 1;
+  if (s->deadline > 0 && lk_now() >= s->deadline) s->timed_out = 1;
+  return s->interrupted || s->timed_out;
+}
+
+int lk_stop_raise(lua_State *L, const lk_stop_ctx *s) {
+  if (s->interrupted) return luaL_error(L, "interrupted!");
+  return luaL_error(L, "time limit exceeded");
+}
+
+/* ---- results and callbacks ---- */
+
+/* The 'time' option: seconds, or 0 when absent. An explicit 0 (a bot
+** whose clock ran out) means "as little as possible", not "no limit". */
+static double opt_time(lua_State *L, int idx) {
+  double t = lk_opt_number(L, idx, "time", 0, 1e9, -1);
+  return t < 0 ? 0 : t == 0 ? 1e-9 : t;
+}
+
+/* Pushes a move string, or nil for KN_NOMOVE. */
+static void push_move_or_nil(lua_State *L, const kn_board *b, kn_move m) {
+  if (m == KN_NOMOVE) lua_pushnil(L);
+  else lk_push_move(L, b, m);
+}
+
+/* The search result / info table: move, score, depth, nodes, nps, time,
+** pv and, for a proved score, win (boolean) and plies (to the end). */
+static void push_search_result(lua_State *L, const kn_board *b,
+                               const kn_search_result *r) {
+  int i;
+  lua_createtable(L, 0, 10);
+  push_move_or_nil(L, b, r->move);
+  lua_setfield(L, -2, "move");
+  lua_pushinteger(L, r->score);
+  lua_setfield(L, -2, "score");
+  lua_pushinteger(L, r->depth);
+  lua_setfield(L, -2, "depth");
+  lua_pushinteger(L, (lua_Integer)r->nodes);
+  lua_setfield(L, -2, "nodes");
+  lua_pushnumber(L, r->time);
+  lua_setfield(L, -2, "time");
+  lua_pushinteger(L, r->time > 0 ? (lua_Integer)(r->nodes / r->time)
+                                 : (lua_Integer)r->nodes);
+  lua_setfield(L, -2, "nps");
+  lua_createtable(L, r->pvlen, 0);
+  for (i = 0; i < r->pvlen; i++) {
+    lk_push_move(L, b, r->pv[i]);
+    lua_rawseti(L, -2, i + 1);
+  }
+  lua_setfield(L, -2, "pv");
+  if (kn_score_proven(r->score) && (r->depth > 0 || r->move == KN_NOMOVE)) {
+    lua_pushboolean(L, r->score > 0);
+    lua_setfield(L, -2, "win");
+    lua_pushinteger(L, kn_score_plies(r->score));
+    lua_setfield(L, -2, "plies");
+  }
+}
+
+/*
+** The state of one g:search call seen by its callbacks. Stack slots:
+** 'fn' the eval function, 'tmp' the temporary game the leaf positions are
+** copied into, 'info' the info function (0 when absent). After a callback
+** failed, its error object is left on the top of the stack.
+*/
+typedef struct lsearch {
+  lua_State *L;
+  const kn_board *b;
+  int fn, tmp, info;
+  int failed;
+} lsearch;
+
+/* kn_evalfn: calls the Lua evaluation on the leaf position 'p'. */
+static int lua_eval_cb(void *ud, const kn_board *b, const kn_pos *p,
+                       int *score) {
+  lsearch *ls = (lsearch *)ud;
+  lua_State *L = ls->L;
+  kn_game *t = (kn_game *)lua_touserdata(L, ls->tmp);
+  lua_Number v;
+  int isnum;
+  (void)b;
+  t->start = t->pos = *p;
+  t->nhist = 0;
+  t->ncache = -1;
+  lua_pushvalue(L, ls->fn);
+  lua_pushvalue(L, ls->tmp);
+  if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
+    ls->failed = 1;
+    return 1;
+  }
+  v = lua_tonumberx(L, -1, &isnum);
+  if (!isnum || v != v) {
+    const char *tn = luaL_typename(L, -1);
+    lua_pop(L, 1);
+    lua_pushfstring(L, "search: the eval function must return a number "
+                       "(got %s)", isnum ? "nan" : tn);
+    ls->failed = 1;
+    return 1;
+  }
+  lua_pop(L, 1);
+  if (v > KN_EVAL_MAX) v = KN_EVAL_MAX;
+  if (v < -KN_EVAL_MAX) v = -KN_EVAL_MAX;
+  *score = (int)(v < 0 ? v - 0.5 : v + 0.5);
+  return 0;
+}
+
+/* kn_info_fn: calls the Lua info function with the iteration's table. */
+static int lua_info_cb(void *ud, const kn_search_result *r) {
+  lsearch *ls = (lsearch *)ud;
+  lua_State *L = ls->L;
+  if (!lua_checkstack(L, 8)) return 0;
+  lua_pushvalue(L, ls->info);
+  push_search_result(L, ls->b, r);
+  if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
+    ls->failed = 1;
+    return 1;
+  }
+  return 0;
+}
+
+/* Reads weights={name=value,...} into 'w' (unknown names raise). */
+static void opt_weights(lua_State *L, int idx, kn_weights *w) {
+  int t;
+  if (lk_opt_get(L, idx, "weights") == LUA_TNIL) {
+    lua_pop(L, 1);
+    return;
+  }
+  if (!lua_istable(L, -1))
+    luaL_argerror(L, idx, "option 'weights' must be a table");
+  t = lua_gettop(L);
+  lua_pushnil(L);
+  while (lua_next(L, t)) {
+    int i, found = -1, isnum;
+    lua_Number v;
+    if (lua_type(L, -2) == LUA_TSTRING)
+      for (i = 0; i < KN_NWEIGHTS; i++)
+        if (strcmp(lua_tostring(L, -2), kn_weight_name(i)) == 0) found = i;
+    if (found < 0)
+      luaL_argerror(L, idx,
+                    lua_pushfstring(L, "unknown weight '%s' (known: mobility, "
+                                       "movers, tempo)",
+                                    lua_type(L, -2) == LUA_TSTRING
+                                        ? lua_tostring(L, -2)
+                                        : luaL_typename(L, -2)));
+    v = lua_tonumberx(L, -1, &isnum);
+    if (!isnum || !(v >= -10000 && v <= 10000))
+      luaL_argerror(L, idx,
+                    lua_pushfstring(L, "weight '%s' must be a number from "
+                                       "-10000 to 10000",
+                                    kn_weight_name(found)));
+    *kn_weight_ref(w, found) = (int)(v < 0 ? v - 0.5 : v + 0.5);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+}
+
+/*
+** g:search{depth=, time=, nodes=, hash_mb=, eval=, weights=, info=}
+** -> {move=, score=, depth=, nodes=, nps=, time=, pv={...}[, win=, plies=]}
+*/
+static int l_search(lua_State *L) {
+  static const char *const names[] = {"depth", "time",  "nodes", "hash_mb",
+                                      "eval",  "weights", "info", NULL};
+  kn_game *g = check_game(L, 1);
+  kn_search_opts o;
+  kn_search_result r;
+  lsearch ls;
+  lk_stop_ctx sc;
+  kn_tt *tt;
+  double mb;
+  int rc;
+
+  lk_opts_check(L, 2, names, "search");
+  kn_search_opts_default(&o);
+  o.lim.depth = (int)lk_opt_integer(L, 2, "depth", 1, 1000, 0);
+  o.lim.time = opt_time(L, 2);
+  o.lim.nodes = (uint64_t)lk_opt_integer(L, 2, "nodes", 1, LUA_MAXINTEGER, 0);
+  mb = lk_opt_number(L, 2, "hash_mb", 0, 65536, 16);
+  opt_weights(L, 2, &o.weights);
+  memset(&ls, 0, sizeof ls);
+  ls.L = L;
+  ls.b = g->b;
+  if (lk_opt_get(L, 2, "eval") != LUA_TNIL) {
+    if (!lua_isfunction(L, -1))
+      luaL_argerror(L, 2, "option 'eval' must be a function");
+    ls.fn = lua_gettop(L);
+    lk_push_board(L, 1);
+    lk_new_game(L, -1);
+    lua_remove(L, -2);
+    ls.tmp = lua_gettop(L);
+    o.eval.fn = lua_eval_cb;
+    o.eval.ud = &ls;
+  } else {
+    lua_pop(L, 1);
+  }
+  if (lk_opt_get(L, 2, "info") != LUA_TNIL) {
+    if (!lua_isfunction(L, -1))
+      luaL_argerror(L, 2, "option 'info' must be a function");
+    ls.info = lua_gettop(L);
+    o.info = lua_info_cb;
+    o.info_ud = &ls;
+  } else {
+    lua_pop(L, 1);
+  }
+  lk_stop_init(L, &sc);
+  o.lim.stop.fn = lk_stop;
+  o.lim.stop.ud = &sc;
+  tt = kn_tt_new(mb);
+  if (!tt) return luaL_error(L, "search: not enough memory for a %f MB table",
+                             (lua_Number)mb);
+  rc = kn_search(g->b, &g->pos, tt, &o, &r);
+  kn_tt_free(tt);
+  if (rc) return luaL_error(L, "search: not enough memory");
+  if (ls.failed) return lua_error(L); /* the callback's error is on top */
+  if (r.stopped == KN_STOP_USER) return lk_stop_raise(L, &sc);
+  push_search_result(L, g->b, &r);
+  return 1;
+}
+
+/* g:solve{time=, nodes=, hash_mb=} -> {win=, move=, nodes=, time=} */
+static int l_solve(lua_State *L) {
+  static const char *const names[] = {"time", "nodes", "hash_mb", NULL};
+  kn_game *g = check_game(L, 1);
+  kn_limits lim;
+  kn_solve_result r;
+  lk_stop_ctx sc;
+  kn_tt *tt;
+  double mb;
+  int rc;
+
+  lk_opts_check(L, 2, names, "solve");
+  memset(&lim, 0, sizeof lim);
+  lim.time = opt_time(L, 2);
+  lim.nodes = (uint64_t)lk_opt_integer(L, 2, "nodes", 1, LUA_MAXINTEGER, 0);
+  mb = lk_opt_number(L, 2, "hash_mb", 0, 65536, 16);
+  lk_stop_init(L, &sc);
+  lim.stop.fn = lk_stop;
+  lim.stop.ud = &sc;
+  tt = kn_tt_new(mb);
+  if (!tt) return luaL_error(L, "solve: not enough memory for a %f MB table",
+                             (lua_Number)mb);
+  rc = kn_solve(g->b, &g->pos, tt, &lim, &r);
+  kn_tt_free(tt);
+  if (rc) return luaL_error(L, "solve: not enough memory");
+  if (r.stopped == KN_STOP_USER) return lk_stop_raise(L, &sc);
+  lua_createtable(L, 0, 5);
+  if (r.win >= 0) {
+    lua_pushboolean(L, r.win);
+    lua_setfield(L, -2, "win");
+  }
+  push_move_or_nil(L, g->b, r.move);
+  lua_setfield(L, -2, "move");
+  lua_pushinteger(L, (lua_Integer)r.nodes);
+  lua_setfield(L, -2, "nodes");
+  lua_pushnumber(L, r.time);
+  lua_setfield(L, -2, "time");
+  return 1;
+}
+
+/* g:mcts{playouts=, time=, c=, seed=} -> {move=, visits=, winrate=, ...} */
+static int l_mcts(lua_State *L) {
+  static const char *const names[] = {"playouts", "time", "c", "seed", NULL};
+  kn_game *g = check_game(L, 1);
+  kn_mcts_opts o;
+  kn_mcts_result r;
+  lk_stop_ctx sc;
+
+  lk_opts_check(L, 2, names, "mcts");
+  kn_mcts_opts_default(&o);
+  o.lim.nodes =
+      (uint64_t)lk_opt_integer(L, 2, "playouts", 1, LUA_MAXINTEGER, 0);
+  o.lim.time = opt_time(L, 2);
+  o.c = lk_opt_number(L, 2, "c", 0, 1000, KN_MCTS_C);
+  o.seed = (uint64_t)lk_opt_integer(L, 2, "seed", LUA_MININTEGER,
+                                 LUA_MAXINTEGER, 1);
+  lk_stop_init(L, &sc);
+  o.lim.stop.fn = lk_stop;
+  o.lim.stop.ud = &sc;
+  if (kn_mcts(g->b, &g->pos, &o, &r))
+    return luaL_error(L, "mcts: not enough memory");
+  if (r.stopped == KN_STOP_USER) return lk_stop_raise(L, &sc);
+  lua_createtable(L, 0, 8);
+  push_move_or_nil(L, g->b, r.move);
+  lua_setfield(L, -2, "move");
+  lua_pushinteger(L, r.visits);
+  lua_setfield(L, -2, "visits");
+  lua_pushnumber(L, r.winrate);
+  lua_setfield(L, -2, "winrate");
+  if (r.proven >= 0) {
+    lua_pushboolean(L, r.proven);
+    lua_setfield(L, -2, "win");
+  }
+  lua_pushinteger(L, (lua_Integer)r.playouts);
+  lua_setfield(L, -2, "playouts");
+  lua_pushinteger(L, (lua_Integer)r.plies);
+  lua_setfield(L, -2, "plies");
+  lua_pushinteger(L, (lua_Integer)r.nodes);
+  lua_setfield(L, -2, "nodes");
+  lua_pushnumber(L, r.time);
+  lua_setfield(L, -2, "time");
+  return 1;
+}
+
+const luaL_Reg lk_engine_methods[] = {
+    {"search", l_search}, {"solve", l_solve}, {"mcts", l_mcts}, {NULL, NULL}};

@@ -1,0 +1,497 @@
+/*
+** lproc.c
+** Lua binding: clock, directories, child processes, fsync, locks, terminal
+** See docs/architecture.md for the map of files
+*/
+#define _POSIX_C_SOURCE 200809L
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lauxlib.h"
+#include "lua.h"
+#include "lualib.h"
+
+#include "lkonane.h"
+
+double lk_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int l_clock(lua_State *L) {
+  lua_pushnumber(L, lk_now());
+  return 1;
+}
+
+/* core.listdir(path) -> sorted-by-Lua list of entry names, or nil, message. */
+static int l_listdir(lua_State *L) {
+  const char *path = luaL_checkstring(L, 1);
+  DIR *d = opendir(path);
+  if (!d) {
+    luaL_pushfail(L);
+    lua_pushfstring(L, "%s: %s", path, strerror(errno));
+    return 2;
+  }
+  lua_newtable(L);
+  int i = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    if (e->d_name[0] == '.') continue;
+    lua_pushstring(L, e->d_name);
+    lua_rawseti(L, -2, ++i);
+  }
+  closedir(d);
+  return 1;
+}
+
+
+/*
+** Child processes (tournament workers, external engines). Lua has no fork and io.popen
+** is one-way and blocking, so this is the smallest POSIX layer that lets a
+** script run several games at once and notice whichever ends first:
+**   core.spawn(argv [, {pgroup=bool, stdin=bool}]) -> process (stdout and
+**     stderr of the child both go to one non-blocking pipe; stdin is a pipe
+**     written with p:write when opts.stdin, else /dev/null)
+**   core.poll(processes, timeout) -> number of processes with output or EOF
+**   p:read() -> available output ("" when none yet), or nil at EOF
+**   p:write(s) -> true, or nil and a message (the child is gone)
+**   p:close_input() -> the child reads end of file
+**   p:wait([block]) -> nil while running, else "exit", code / "signal", n
+**   p:kill([signal number]) ; p:pid() ; p:close()
+**   core.isatty(fd) ; core.term_columns(fd) ; core.exe_path() ;
+**   core.fsync(file) ; core.lock(file)
+** A process still running when its userdata is collected or closed is
+** killed and reaped, so a script that fails never leaves orphans behind.
+*/
+typedef struct lprocess {
+  pid_t pid;    /* 0 once reaped */
+  int fd;       /* read end of the output pipe, -1 once closed */
+  int wfd;      /* write end of the child's stdin pipe, or -1 */
+  int pgroup;   /* the child leads its own process group */
+  int status;   /* waitpid status once reaped */
+} lprocess;
+
+#define check_process(L, i) ((lprocess *)luaL_checkudata(L, i, PROCESS_MT))
+
+/* Sets FD_CLOEXEC on 'fd' so no other child inherits it. */
+static int process_cloexec(int fd) {
+  int flags = fcntl(fd, F_GETFD);
+  return flags < 0 ? -1 : fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
+}
+
+/* Closes every descriptor of 'fds' (n entries) that is open, keeping errno. */
+static void process_close_fds(int *fds, int n) {
+  int err = errno;
+  for (int i = 0; i < n; i++)
+    if (fds[i] >= 0) {
+      close(fds[i]);
+      fds[i] = -1;
+    }
+  errno = err;
+}
+
+/*
+** core.spawn(argv [, opts]): starts argv[1] (searched in PATH when it has
+** no slash) with the arguments argv[2..]. opts.pgroup puts the child in a
+** process group of its own, so a Ctrl-C at the terminal reaches only the
+** parent, which decides what to do with its workers; opts.stdin gives the
+** child a pipe as stdin (p:write), else it reads /dev/null. Returns the process,
+** or nil and a message when it cannot be started (exec failures are
+** reported through a close-on-exec status pipe, not as a dead child).
+*/
+static int l_spawn(lua_State *L) {
+  static const char *const names[] = {"pgroup", "stdin", NULL};
+  luaL_checktype(L, 1, LUA_TTABLE);
+  lk_opts_check(L, 2, names, "spawn");
+  int pgroup = 0, with_stdin = 0;
+  if (lua_istable(L, 2)) {
+    lua_getfield(L, 2, "pgroup");
+    pgroup = lua_toboolean(L, -1);
+    lua_getfield(L, 2, "stdin");
+    with_stdin = lua_toboolean(L, -1);
+    lua_pop(L, 2);
+  }
+  lua_Integer n = luaL_len(L, 1);
+  luaL_argcheck(L, n >= 1 && n < 4096, 1, "argv must hold 1 to 4095 strings");
+  /* the argument vector lives in Lua-managed memory: nothing leaks on error */
+  const char **argv = lua_newuserdatauv(L, sizeof(char *) * (size_t)(n + 1), 0);
+  for (lua_Integer i = 1; i <= n; i++) {
+    /* the strings stay alive in the table (argument 1) until the call ends */
+    if (lua_geti(L, 1, i) != LUA_TSTRING)
+      return luaL_error(L, "bad argument #1 to 'spawn' (argv[%d] is not a string)", (int)i);
+    argv[i - 1] = lua_tostring(L, -1);
+    lua_pop(L, 1);
+  }
+  argv[n] = NULL;
+  lprocess *p = lua_newuserdatauv(L, sizeof(lprocess), 0);
+  p->pid = 0;
+  p->fd = -1;
+  p->wfd = -1;
+  p->pgroup = pgroup;
+  p->status = 0;
+  luaL_setmetatable(L, PROCESS_MT);
+
+  /* fds: output pipe (read, write), status pipe (read, write), stdin pipe (read, write) */
+  int fds[6] = {-1, -1, -1, -1, -1, -1};
+  int err = 0;
+  pid_t pid;
+  if (pipe(fds) != 0 || pipe(fds + 2) != 0 || (with_stdin && pipe(fds + 4) != 0)) {
+    process_close_fds(fds, 6);
+    lua_pushnil(L);
+    lua_pushfstring(L, "cannot start '%s': %s", argv[0], strerror(errno));
+    return 2;
+  }
+  process_cloexec(fds[0]);
+  process_cloexec(fds[2]);
+  process_cloexec(fds[3]);
+  if (with_stdin) process_cloexec(fds[5]);
+  fflush(NULL);
+  pid = fork();
+  if (pid < 0) {
+    process_close_fds(fds, 6);
+    lua_pushnil(L);
+    lua_pushfstring(L, "cannot start '%s': %s", argv[0], strerror(errno));
+    return 2;
+  }
+  if (pid == 0) { /* child: only async-signal-safe calls until exec */
+    int in = with_stdin ? fds[4] : open("/dev/null", O_RDONLY);
+    if (pgroup) setpgid(0, 0);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGPIPE, SIG_DFL);
+    if (in >= 0 && in != 0) {
+      dup2(in, 0);
+      close(in);
+    }
+    dup2(fds[1], 1);
+    dup2(fds[1], 2);
+    if (fds[1] > 2) close(fds[1]);
+    execvp(argv[0], (char *const *)argv);
+    err = errno;
+    if (write(fds[3], &err, sizeof err) < 0) { /* nothing more to do */ }
+    _exit(127);
+  }
+  if (pgroup) setpgid(pid, pid); /* also here: no race with an early kill */
+  close(fds[1]);
+  close(fds[3]);
+  fds[1] = fds[3] = -1;
+  if (with_stdin) {
+    close(fds[4]);
+    fds[4] = -1;
+  }
+  ssize_t got;
+  do got = read(fds[2], &err, sizeof err);
+  while (got < 0 && errno == EINTR);
+  close(fds[2]);
+  fds[2] = -1;
+  if (got == (ssize_t)sizeof err) { /* exec failed: reap and report */
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    process_close_fds(fds, 6);
+    lua_pushnil(L);
+    lua_pushfstring(L, "cannot run '%s': %s", argv[0], strerror(err));
+    return 2;
+  }
+  fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
+  p->pid = pid;
+  p->fd = fds[0];
+  p->wfd = with_stdin ? fds[5] : -1;
+  return 1;
+}
+
+/* Reaps the child if it has ended ('block': wait for it). 1 when reaped. */
+static int process_reap(lprocess *p, int block) {
+  if (p->pid <= 0) return 1;
+  int status;
+  pid_t r;
+  do r = waitpid(p->pid, &status, block ? 0 : WNOHANG);
+  while (r < 0 && errno == EINTR && block);
+  if (r == p->pid) {
+    p->status = status;
+    p->pid = 0;
+    return 1;
+  }
+  if (r < 0 && errno == ECHILD) { /* reaped elsewhere: nothing to wait for */
+    p->pid = 0;
+    return 1;
+  }
+  return 0;
+}
+
+/* p:read(): the output available now ("" if none yet), nil at end of file. */
+static int l_process_read(lua_State *L) {
+  lprocess *p = check_process(L, 1);
+  if (p->fd < 0) {
+    lua_pushnil(L);
+    return 1;
+  }
+  luaL_Buffer b;
+  luaL_buffinit(L, &b);
+  for (;;) {
+    char *dst = luaL_prepbuffer(&b);
+    ssize_t got = read(p->fd, dst, LUAL_BUFFERSIZE);
+    if (got > 0) {
+      luaL_addsize(&b, (size_t)got);
+      continue;
+    }
+    if (got < 0 && errno == EINTR) continue;
+    if (got == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) {
+      close(p->fd); /* end of file (or a broken pipe): report it once drained */
+      p->fd = -1;
+    }
+    break;
+  }
+  luaL_pushresult(&b);
+  if (p->fd < 0 && lua_rawlen(L, -1) == 0) lua_pushnil(L);
+  return 1;
+}
+
+/*
+** core.poll(list, timeout): waits at most 'timeout' seconds (nil: forever)
+** until one process of 'list' has output or has closed its output. Returns
+** how many are ready; 0 on timeout or when a signal interrupted the wait
+** (the caller checks its own interrupt state and loops).
+*/
+static int l_process_poll(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  double timeout = luaL_optnumber(L, 2, -1);
+  lua_Integer n = luaL_len(L, 1);
+  luaL_argcheck(L, n >= 0 && n <= 1024, 1, "at most 1024 processes");
+  struct pollfd *fds = lua_newuserdatauv(L, sizeof(struct pollfd) * (size_t)(n + 1), 0);
+  int nfds = 0, ready = 0;
+  for (lua_Integer i = 1; i <= n; i++) {
+    lua_geti(L, 1, i);
+    lprocess *p = check_process(L, -1);
+    lua_pop(L, 1);
+    if (p->fd < 0) {
+      ready++; /* already at EOF: ready at once */
+      continue;
+    }
+    fds[nfds].fd = p->fd;
+    fds[nfds].events = POLLIN;
+    fds[nfds].revents = 0;
+    nfds++;
+  }
+  if (ready > 0) {
+    lua_pushinteger(L, ready);
+    return 1;
+  }
+  int ms = timeout < 0 ? -1 : (timeout > 86400.0 ? 86400000 : (int)(timeout * 1000.0 + 0.5));
+  int r = poll(fds, (nfds_t)nfds, ms);
+  lua_pushinteger(L, r < 0 ? 0 : r);
+  return 1;
+}
+
+/* p:wait([block]): nil while the child runs, else "exit", code or "signal", number. */
+static int l_process_wait(lua_State *L) {
+  lprocess *p = check_process(L, 1);
+  if (!process_reap(p, lua_toboolean(L, 2))) {
+    lua_pushnil(L);
+    return 1;
+  }
+  if (WIFSIGNALED(p->status)) {
+    lua_pushliteral(L, "signal");
+    lua_pushinteger(L, WTERMSIG(p->status));
+  } else {
+    lua_pushliteral(L, "exit");
+    lua_pushinteger(L, WIFEXITED(p->status) ? WEXITSTATUS(p->status) : 0);
+  }
+  return 2;
+}
+
+/* p:kill([sig]): sends 'sig' (default SIGKILL) to the child, or to its whole group. */
+static int l_process_kill(lua_State *L) {
+  lprocess *p = check_process(L, 1);
+  int sig = (int)luaL_optinteger(L, 2, SIGKILL);
+  if (p->pid > 0) kill(p->pgroup ? -p->pid : p->pid, sig);
+  return 0;
+}
+
+static int l_process_pid(lua_State *L) {
+  lprocess *p = check_process(L, 1);
+  lua_pushinteger(L, p->pid);
+  return 1;
+}
+
+/* p:write(s): writes all of 's' to the child's stdin. SIGPIPE is ignored
+** during the call, so a child that died gives nil and a message instead of
+** killing this process. */
+static int l_process_write(lua_State *L) {
+  lprocess *p = check_process(L, 1);
+  size_t len;
+  const char *s = luaL_checklstring(L, 2, &len);
+  if (p->wfd < 0) {
+    lua_pushnil(L);
+    lua_pushliteral(L, "the process has no input pipe (closed)");
+    return 2;
+  }
+  struct sigaction ign, old;
+  memset(&ign, 0, sizeof ign);
+  ign.sa_handler = SIG_IGN;
+  sigemptyset(&ign.sa_mask);
+  sigaction(SIGPIPE, &ign, &old);
+  size_t done = 0;
+  int err = 0;
+  while (done < len) {
+    ssize_t n = write(p->wfd, s + done, len - done);
+    if (n > 0) done += (size_t)n;
+    else if (n < 0 && errno == EINTR) continue;
+    else {
+      err = n < 0 ? errno : EIO;
+      break;
+    }
+  }
+  sigaction(SIGPIPE, &old, NULL);
+  if (err) {
+    lua_pushnil(L);
+    lua_pushstring(L, strerror(err));
+    return 2;
+  }
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
+/* p:close_input(): closes the child's stdin, which then reads end of file. */
+static int l_process_close_input(lua_State *L) {
+  lprocess *p = check_process(L, 1);
+  if (p->wfd >= 0) {
+    close(p->wfd);
+    p->wfd = -1;
+  }
+  return 0;
+}
+
+/* __gc / __close / p:close(): closes the pipe, kills a child still running
+** and reaps it. Idempotent. */
+static int l_process_close(lua_State *L) {
+  lprocess *p = check_process(L, 1);
+  if (p->fd >= 0) {
+    close(p->fd);
+    p->fd = -1;
+  }
+  if (p->wfd >= 0) {
+    close(p->wfd);
+    p->wfd = -1;
+  }
+  if (p->pid > 0 && !process_reap(p, 0)) {
+    kill(p->pgroup ? -p->pid : p->pid, SIGKILL);
+    process_reap(p, 1);
+  }
+  return 0;
+}
+
+/* core.isatty(fd): true when file descriptor 'fd' (0, 1, 2) is a terminal. */
+static int l_isatty(lua_State *L) {
+  lua_pushboolean(L, isatty((int)luaL_checkinteger(L, 1)) == 1);
+  return 1;
+}
+
+/* core.term_columns(fd): the width of the terminal on 'fd', or nil when it is
+** not a terminal (or the system cannot tell). */
+static int l_term_columns(lua_State *L) {
+  int fd = (int)luaL_checkinteger(L, 1);
+#ifdef TIOCGWINSZ
+  struct winsize ws;
+  if (ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
+    lua_pushinteger(L, ws.ws_col);
+    return 1;
+  }
+#else
+  (void)fd;
+#endif
+  return 0;
+}
+
+/* core.exe_path(): the path of the running executable (Linux /proc), or
+** nil. When the file was replaced since it started (a rebuild), the kernel
+** appends " (deleted)": the path is still the right one to run. */
+static int l_exe_path(lua_State *L) {
+  char buf[4096];
+  static const char deleted[] = " (deleted)";
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return 0;
+  size_t len = (size_t)n, dl = sizeof deleted - 1;
+  if (len > dl && memcmp(buf + len - dl, deleted, dl) == 0) len -= dl;
+  lua_pushlstring(L, buf, len);
+  return 1;
+}
+
+/* core.fsync(file): flushes a Lua file and asks the kernel to put it on disk,
+** so a finished game survives a power cut. true, or nil and a message. */
+static int l_fsync(lua_State *L) {
+  luaL_Stream *s = (luaL_Stream *)luaL_checkudata(L, 1, LUA_FILEHANDLE);
+  luaL_argcheck(L, s->closef != NULL && s->f != NULL, 1, "file is closed");
+  if (fflush(s->f) != 0 || fsync(fileno(s->f)) != 0) {
+    lua_pushnil(L);
+    lua_pushstring(L, strerror(errno));
+    return 2;
+  }
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
+/* core.lock(file): takes an exclusive POSIX lock on an open Lua file without
+** waiting. true, or nil and a message when another process holds it. The
+** kernel drops the lock when the process ends, even by kill -9, so a stale
+** lock never blocks a resume. */
+static int l_lock(lua_State *L) {
+  luaL_Stream *s = (luaL_Stream *)luaL_checkudata(L, 1, LUA_FILEHANDLE);
+  luaL_argcheck(L, s->closef != NULL && s->f != NULL, 1, "file is closed");
+  struct flock fl;
+  memset(&fl, 0, sizeof fl);
+  fl.l_type = F_WRLCK;
+  fl.l_whence = SEEK_SET;
+  if (fcntl(fileno(s->f), F_SETLK, &fl) != 0) {
+    lua_pushnil(L);
+    lua_pushstring(L, (errno == EACCES || errno == EAGAIN) ? "locked by another process"
+                                                          : strerror(errno));
+    return 2;
+  }
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
+static const luaL_Reg process_methods[] = {{"read", l_process_read},
+                                           {"write", l_process_write},
+                                           {"close_input", l_process_close_input},
+                                           {"wait", l_process_wait},
+                                           {"kill", l_process_kill},
+                                           {"pid", l_process_pid},
+                                           {"close", l_process_close},
+                                           {NULL, NULL}};
+
+/* core.spawn, with the process metatable created on first use. */
+static int l_spawn_entry(lua_State *L) {
+  if (luaL_newmetatable(L, PROCESS_MT)) {
+    lua_pushcfunction(L, l_process_close);
+    lua_setfield(L, -2, "__gc");
+    lua_pushcfunction(L, l_process_close);
+    lua_setfield(L, -2, "__close");
+    luaL_newlib(L, process_methods);
+    lua_setfield(L, -2, "__index");
+  }
+  lua_pop(L, 1);
+  return l_spawn(L);
+}
+
+const luaL_Reg lk_proc_funcs[] = {{"clock", l_clock},
+                                         {"listdir", l_listdir},
+                                         {"spawn", l_spawn_entry},
+                                         {"poll", l_process_poll},
+                                         {"isatty", l_isatty},
+                                         {"term_columns", l_term_columns},
+                                         {"exe_path", l_exe_path},
+                                         {"fsync", l_fsync},
+                                         {"lock", l_lock},
+                                         {NULL, NULL}};
