@@ -3,16 +3,29 @@
 ** variation search, a transposition table, hash-move / killer / history
 ** ordering and mate-distance scores. Any board size: narrow boards play
 ** moves as one XOR on a word, wide boards through kn_make/kn_unmake.
+**
+** Threads (Lazy SMP): helper threads run the same iterative deepening
+** from the same root on their own stacks, sharing only the table (and a
+** stop flag); half of them start one ply deeper, so the table fills with
+** results the main thread then finds. The main thread alone polls the
+** limits, calls back and decides the move.
 */
 #include "search.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define INF 32000
 #define POLL 1024
 
-/* The per-call search context: everything mutable lives here. */
+/* What the threads of one call share besides the table. */
+typedef struct shared {
+  _Atomic int stop;        /* set by the main thread: helpers unwind */
+} shared;
+
+/* The per-thread search context: everything mutable lives here. */
 typedef struct sctx {
   const kn_board *b;
   kn_pos pos;              /* the current position (made/unmade in place) */
@@ -29,6 +42,8 @@ typedef struct sctx {
   double t0, deadline;     /* deadline <= 0: none */
   int stop;
   int lmr;                 /* late move reductions on */
+  int id;                  /* 0: the main thread */
+  shared *sh;
   int pvlen[KN_PV_MAX + 1];
   kn_move pv[KN_PV_MAX + 1][KN_PV_MAX];
 } sctx;
@@ -36,6 +51,18 @@ typedef struct sctx {
 void kn_search_opts_default(kn_search_opts *o) {
   memset(o, 0, sizeof *o);
   kn_weights_default(&o->weights);
+}
+
+/* Polls the limits every POLL nodes; sets s->stop. Helpers only look at
+** the shared flag (the stop callback may not be thread-safe). */
+static void poll_limits(sctx *s) {
+  s->nextpoll = s->nodes + POLL;
+  if (s->id) {
+    if (atomic_load_explicit(&s->sh->stop, memory_order_relaxed))
+      s->stop = KN_STOP_LIMIT;
+    return;
+  }
+  kn_limits_poll(&s->o->lim, s->deadline, &s->stop);
 }
 
 static inline void make(sctx *s, kn_move m, uint64_t mask) {
@@ -107,7 +134,7 @@ static inline int hist_index(const sctx *s, kn_move m) {
 ** the value is meaningless and the caller must unwind.
 */
 static int node(sctx *s, int depth, int alpha, int beta, int ply) {
-  int pvnode = beta - alpha > 1, n, i, best = -INF, oldalpha, hit;
+  int pvnode = beta - alpha > 1, n, i, best = -INF, oldalpha;
   kn_move hm = KN_NOMOVE, bestm = KN_NOMOVE, *mv;
   uint64_t *mk, key;
   int *k;
@@ -116,10 +143,7 @@ static int node(sctx *s, int depth, int alpha, int beta, int ply) {
   /* 1. Count the node and honour the limits. */
   s->nodes++;
   if (s->maxnodes && s->nodes >= s->maxnodes) s->stop = KN_STOP_LIMIT;
-  if (s->nodes >= s->nextpoll) {
-    s->nextpoll = s->nodes + POLL;
-    kn_limits_poll(&s->o->lim, s->deadline, &s->stop);
-  }
+  if (s->nodes >= s->nextpoll) poll_limits(s);
   if (s->stop) return 0;
   if (ply <= KN_PV_MAX) s->pvlen[ply] = 0;
   if (depth <= 0 || ply >= s->maxply - 1) return leaf(s, ply);
@@ -150,11 +174,9 @@ static int node(sctx *s, int depth, int alpha, int beta, int ply) {
   if (n == 0) return -(KN_WIN - ply);
 
   /* 5. Ordering keys: hash move, killers, then history. */
-  hit = 0;
   for (i = 0; i < n; i++) {
     if (mv[i] == hm) {
       k[i] = 1 << 30;
-      hit = 1;
     } else if (mv[i] == s->killer[ply][0]) {
       k[i] = (1 << 29) + 1;
     } else if (mv[i] == s->killer[ply][1]) {
@@ -163,7 +185,6 @@ static int node(sctx *s, int depth, int alpha, int beta, int ply) {
       k[i] = s->hist[hist_index(s, mv[i])];
     }
   }
-  (void)hit;
 
   /* 6. PVS over the moves, best key first (selection: cutoffs come early). */
   oldalpha = alpha;
@@ -243,32 +264,28 @@ static void finish(sctx *s, kn_search_result *r) {
   r->time = kn_clock() - s->t0;
 }
 
-/*
-** The root: iterative deepening over the root moves, each iteration a
-** PVS over them in the order the previous iteration left (best first).
-** The answer is always the best move of the deepest finished iteration;
-** before any iteration finishes it is the first generated move.
-*/
-int kn_search(const kn_board *b, const kn_pos *root, kn_tt *tt,
-              const kn_search_opts *o, kn_search_result *r) {
-  sctx *s;
-  kn_move rm[KN_MAX_MOVES];
-  uint64_t rk[KN_MAX_MOVES];
-  int n, depth, maxdepth, pieces;
-  size_t stack;
+static void ctx_free(sctx *s) {
+  if (!s) return;
+  free(s->mv), free(s->mk), free(s->key), free(s->killer), free(s->hist);
+  free(s);
+}
 
-  memset(r, 0, sizeof *r);
-  r->move = KN_NOMOVE;
-  s = calloc(1, sizeof *s);
-  if (!s) return -1;
+/* A context for searching 'root' (thread 'id'); NULL when out of memory. */
+static sctx *ctx_new(const kn_board *b, const kn_pos *root, kn_tt *tt,
+                     const kn_search_opts *o, shared *sh, int id) {
+  sctx *s = calloc(1, sizeof *s);
+  size_t stack;
+  int p;
+  if (!s) return NULL;
   s->b = b;
   s->pos = *root;
   s->tt = tt;
   s->o = o;
+  s->sh = sh;
+  s->id = id;
   s->t0 = kn_clock();
   s->nextpoll = POLL;
-  pieces = kn_bits_count(&root->occ);
-  s->maxply = pieces + 4;
+  s->maxply = kn_bits_count(&root->occ) + 4;
   s->cap = b->narrow ? 2 * b->nsq + 8 : KN_MAX_MOVES;
   if (s->cap > KN_MAX_MOVES) s->cap = KN_MAX_MOVES;
   stack = (size_t)s->maxply * (size_t)s->cap;
@@ -278,16 +295,145 @@ int kn_search(const kn_board *b, const kn_pos *root, kn_tt *tt,
   s->killer = calloc((size_t)s->maxply, sizeof *s->killer);
   s->hist = calloc((size_t)2 * b->nsq * b->nsq, sizeof *s->hist);
   if (!s->mv || !s->mk || !s->key || !s->killer || !s->hist) {
-    free(s->mv), free(s->mk), free(s->key), free(s->killer), free(s->hist);
-    free(s);
-    return -1;
+    ctx_free(s);
+    return NULL;
   }
-  {
-    int p;
-    for (p = 0; p < s->maxply; p++) s->killer[p][0] = s->killer[p][1] = KN_NOMOVE;
-  }
-  s->maxnodes = o->lim.nodes;
+  for (p = 0; p < s->maxply; p++)
+    s->killer[p][0] = s->killer[p][1] = KN_NOMOVE;
+  s->maxnodes = id ? 0 : o->lim.nodes;
   s->lmr = !o->no_lmr;
+  return s;
+}
+
+/*
+** One root iteration at 'depth': PVS over the root moves in their
+** current order. Returns the index of the best move found so far (-1:
+** none) with its score in '*best' and its line in s->pv[0]; when the
+** search stopped (s->stop) the iteration is unfinished, and a move other
+** than the first is still trustworthy: it was searched with the full
+** window and beat the first move at this depth.
+*/
+static int root_iteration(sctx *s, int depth, const kn_move *rm,
+                          const uint64_t *rk, int n, int *best) {
+  int i, alpha = -INF, beta = INF, bi = -1;
+  *best = -INF;
+  for (i = 0; i < n; i++) {
+    int v;
+    make(s, rm[i], rk[i]);
+    if (i == 0) {
+      v = -node(s, depth - 1, -beta, -alpha, 1);
+    } else {
+      v = -node(s, depth - 1, -alpha - 1, -alpha, 1);
+      if (v > alpha && !s->stop) v = -node(s, depth - 1, -beta, -alpha, 1);
+    }
+    unmake(s, rm[i], rk[i]);
+    if (s->stop) break;
+    if (v > alpha) {
+      int l = s->pvlen[1];
+      if (l > KN_PV_MAX - 1) l = KN_PV_MAX - 1;
+      alpha = v;
+      *best = v;
+      bi = i;
+      s->pv[0][0] = rm[i];
+      memcpy(&s->pv[0][1], s->pv[1], (size_t)l * sizeof(kn_move));
+      s->pvlen[0] = l + 1;
+    }
+  }
+  return bi;
+}
+
+/* Moves root move 'bi' to the front, keeping the others' order. */
+static void to_front(kn_move *rm, uint64_t *rk, int bi) {
+  kn_move tm = rm[bi];
+  uint64_t tk = rk[bi];
+  memmove(rm + 1, rm, (size_t)bi * sizeof *rm);
+  memmove(rk + 1, rk, (size_t)bi * sizeof *rk);
+  rm[0] = tm;
+  rk[0] = tk;
+}
+
+/* Copies the line and score of an iteration into the result. */
+static void publish(sctx *s, kn_search_result *r, int score, int depth) {
+  r->move = s->pv[0][0];
+  r->score = score;
+  r->depth = depth;
+  r->pvlen = s->pvlen[0];
+  memcpy(r->pv, s->pv[0], (size_t)r->pvlen * sizeof(kn_move));
+  finish(s, r);
+}
+
+/* A helper thread: iterative deepening for the table's sake, one ply
+** ahead of the main thread on odd ids, until told to stop. */
+typedef struct helper {
+  sctx *s;
+  int maxdepth, n;
+  kn_move rm[KN_MAX_MOVES];
+  uint64_t rk[KN_MAX_MOVES];
+  pthread_t th;
+  int started;
+} helper;
+
+static void *helper_run(void *ud) {
+  helper *h = ud;
+  sctx *s = h->s;
+  int depth, pieces = kn_bits_count(&s->pos.occ);
+  for (depth = 1 + (s->id & 1); depth <= h->maxdepth; depth++) {
+    int best, bi = root_iteration(s, depth, h->rm, h->rk, h->n, &best);
+    if (s->stop) break;
+    to_front(h->rm, h->rk, bi);
+    kn_tt_store(s->tt, pos_key(s), s->pos.stm, h->rm[0], best, depth,
+                KN_TT_EXACT);
+    if (kn_score_proven(best) && kn_score_plies(best) <= depth) break;
+    if (depth >= pieces + 2) break;
+  }
+  return NULL;
+}
+
+void kn_search_budget(double left, double inc, int pieces, double *soft,
+                      double *hard) {
+  /* Moves still to play by one side: a game rarely lasts longer than a
+  ** third of the pieces' count in plies per side, and the last moves are
+  ** proved fast; at least 8 keeps a reserve. */
+  double togo = pieces / 3.0 < 8 ? 8 : pieces / 3.0;
+  double margin = left * 0.05 < 0.02 ? left * 0.05 : 0.02;
+  double usable = left - margin, s, h;
+  if (usable < 0) usable = 0;
+  if (inc < 0) inc = 0;
+  s = usable / togo + inc * 0.8;
+  h = s * 4;
+  if (h > usable * 0.4 + inc * 0.8) h = usable * 0.4 + inc * 0.8;
+  if (h > usable) h = usable;
+  if (s > h) s = h;
+  if (h < 1e-4) h = 1e-4;
+  if (s < 1e-4) s = 1e-4;
+  *soft = s;
+  *hard = h;
+}
+
+/*
+** The root: iterative deepening over the root moves, each iteration a
+** PVS over them in the order the previous iteration left (best first).
+** The answer is the best move of the deepest finished iteration, or of
+** an unfinished one when it found a better move; before any iteration
+** finishes it is the first generated move.
+*/
+int kn_search(const kn_board *b, const kn_pos *root, kn_tt *tt,
+              const kn_search_opts *o, kn_search_result *r) {
+  sctx *s;
+  shared sh;
+  helper *hs = NULL;
+  kn_move rm[KN_MAX_MOVES];
+  uint64_t rk[KN_MAX_MOVES];
+  int n, depth, maxdepth, pieces, nthreads = 1, t, prevbest = 0;
+  double instability = 0;
+  kn_move prevmove = KN_NOMOVE;
+
+  memset(r, 0, sizeof *r);
+  r->move = KN_NOMOVE;
+  atomic_init(&sh.stop, 0);
+  s = ctx_new(b, root, tt, o, &sh, 0);
+  if (!s) return -1;
+  pieces = kn_bits_count(&root->occ);
   maxdepth = o->lim.depth > 0 ? o->lim.depth : s->maxply - 2;
   if (maxdepth > s->maxply - 2) maxdepth = s->maxply - 2;
   if (o->lim.time > 0) s->deadline = s->t0 + o->lim.time;
@@ -308,48 +454,44 @@ int kn_search(const kn_board *b, const kn_pos *root, kn_tt *tt,
     finish(s, r);
     goto done;
   }
+  /* Clock-managed and forced: nothing to think about. */
+  if (n == 1 && o->soft_time > 0) {
+    finish(s, r);
+    goto done;
+  }
+
+  /* Helpers (never with a Lua evaluation: it is single-threaded). */
+  nthreads = o->threads < 1 ? 1 : o->threads > KN_MAX_THREADS ? KN_MAX_THREADS
+                                                               : o->threads;
+  if (o->eval.fn) nthreads = 1;
+  if (nthreads > 1) {
+    hs = calloc((size_t)nthreads - 1, sizeof *hs);
+    if (!hs) nthreads = 1;
+  }
+  for (t = 1; t < nthreads; t++) {
+    helper *h = &hs[t - 1];
+    h->s = ctx_new(b, root, tt, o, &sh, t);
+    if (!h->s) continue; /* out of memory: fewer helpers */
+    h->maxdepth = maxdepth;
+    h->n = n;
+    memcpy(h->rm, rm, (size_t)n * sizeof *rm);
+    memcpy(h->rk, rk, (size_t)n * sizeof *rk);
+    h->started = pthread_create(&h->th, NULL, helper_run, h) == 0;
+  }
 
   s->nodes = 1; /* the root */
   for (depth = 1; depth <= maxdepth; depth++) {
-    int i, alpha = -INF, beta = INF, best = 0, bi = -1;
-    for (i = 0; i < n; i++) {
-      int v;
-      make(s, rm[i], rk[i]);
-      if (i == 0) {
-        v = -node(s, depth - 1, -beta, -alpha, 1);
-      } else {
-        v = -node(s, depth - 1, -alpha - 1, -alpha, 1);
-        if (v > alpha && !s->stop) v = -node(s, depth - 1, -beta, -alpha, 1);
+    int best, bi = root_iteration(s, depth, rm, rk, n, &best);
+    if (s->stop) {
+      /* An unfinished iteration that already found a better move. */
+      if (bi > 0 && !(o->exp & KN_EXP_NO_PARTIAL)) {
+        publish(s, r, best, depth - 1);
       }
-      unmake(s, rm[i], rk[i]);
-      if (s->stop) break;
-      if (v > alpha) {
-        int l = s->pvlen[1];
-        if (l > KN_PV_MAX - 1) l = KN_PV_MAX - 1;
-        alpha = v;
-        best = v;
-        bi = i;
-        s->pv[0][0] = rm[i];
-        memcpy(&s->pv[0][1], s->pv[1], (size_t)l * sizeof(kn_move));
-        s->pvlen[0] = l + 1;
-      }
+      break;
     }
-    if (s->stop) break;
     /* The iteration finished: publish it and put its best move first. */
-    {
-      kn_move tm = rm[bi];
-      uint64_t tk = rk[bi];
-      memmove(rm + 1, rm, (size_t)bi * sizeof *rm);
-      memmove(rk + 1, rk, (size_t)bi * sizeof *rk);
-      rm[0] = tm;
-      rk[0] = tk;
-    }
-    r->move = rm[0];
-    r->score = best;
-    r->depth = depth;
-    r->pvlen = s->pvlen[0];
-    memcpy(r->pv, s->pv[0], (size_t)r->pvlen * sizeof(kn_move));
-    finish(s, r);
+    to_front(rm, rk, bi);
+    publish(s, r, best, depth);
     kn_tt_store(tt, pos_key(s), s->pos.stm, rm[0], best, depth, KN_TT_EXACT);
     if (o->info && o->info(o->info_ud, r)) {
       s->stop = KN_STOP_ERROR;
@@ -358,11 +500,31 @@ int kn_search(const kn_board *b, const kn_pos *root, kn_tt *tt,
     /* A proof within the horizon, or a horizon past the end, is final. */
     if (kn_score_proven(best) && kn_score_plies(best) <= depth) break;
     if (depth >= pieces + 2) break;
+    /* Clock management: a stable best move stops early, a changing one
+    ** or a falling score earns more time; the hard limit still holds. */
+    if (o->soft_time > 0 && depth >= 4) {
+      double f, el = kn_clock() - s->t0;
+      instability = instability * 0.5 + (rm[0] != prevmove ? 1.0 : 0.0);
+      f = 0.5 + instability;
+      if (best < prevbest - 60) f *= 1.5;
+      if (f > 2.5) f = 2.5;
+      if (el > o->soft_time * f * 0.6) break;
+    }
+    prevmove = rm[0];
+    prevbest = best;
   }
   r->stopped = s->stop;
   finish(s, r);
 done:
-  free(s->mv), free(s->mk), free(s->key), free(s->killer), free(s->hist);
-  free(s);
+  atomic_store(&sh.stop, 1);
+  for (t = 1; t < nthreads && hs; t++) {
+    helper *h = &hs[t - 1];
+    if (h->started) pthread_join(h->th, NULL);
+    if (h->s) r->nodes += h->s->nodes;
+    ctx_free(h->s);
+  }
+  free(hs);
+  if (r->time > 0 && nthreads > 1) r->time = kn_clock() - s->t0;
+  ctx_free(s);
   return 0;
 }

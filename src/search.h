@@ -43,23 +43,44 @@ typedef struct kn_search_result {
 /* Called after each finished iteration; nonzero aborts (KN_STOP_ERROR). */
 typedef int (*kn_info_fn)(void *ud, const kn_search_result *r);
 
+/* Experimental switches (kn_search_opts.exp): each bit turns a feature
+** off (or an experiment on) so that SPRT matches can compare them. */
+#define KN_EXP_NO_PARTIAL 1 /* ignore unfinished iterations */
+
+#define KN_MAX_THREADS 64
+
 typedef struct kn_search_opts {
-  kn_limits lim;           /* all zero: 1 second */
+  kn_limits lim;           /* all zero: 1 second; lim.time is the hard limit */
+  double soft_time;        /* > 0: clock management (kn_search_budget) */
+  int threads;             /* 1 (or 0): this thread only; helpers share tt */
   kn_weights weights;      /* the built-in evaluation's weights */
-  kn_evalfn eval;          /* fn NULL: the built-in evaluation */
+  kn_evalfn eval;          /* fn NULL: the built-in evaluation (then
+                              threads is 1: callbacks are not thread-safe) */
   int no_lmr;              /* 1: no late move reductions (for tests) */
-  kn_info_fn info;         /* may be NULL */
+  unsigned exp;            /* KN_EXP_* bits; 0: the default search */
+  kn_info_fn info;         /* may be NULL; called by the main thread */
   void *info_ud;
 } kn_search_opts;
 
 void kn_search_opts_default(kn_search_opts *o);
 
 /*
+** Time for one move from a clock: 'left' seconds remain for the game,
+** 'inc' are added after each move, 'pieces' are on the board. Sets the
+** soft target (an iteration ending past it, scaled by the best move's
+** stability, ends the search) and the hard limit (never reached by the
+** clock: a reserve stays for the moves to come).
+*/
+void kn_search_budget(double left, double inc, int pieces, double *soft,
+                      double *hard);
+
+/*
 ** Searches 'root' under the options 'o' using the table 'tt' (kept
 ** between calls by the caller if it wants; aged here). Fills 'r'.
 ** Returns 0, or -1 when out of memory. An evaluation or info callback
 ** failure sets r->stopped = KN_STOP_ERROR; the result is then partial.
-** Deterministic for a given table state when no time limit applies.
+** Deterministic for a given table state when no time limit applies and
+** threads is 1. With helper threads, 'nodes' counts every thread's.
 */
 int kn_search(const kn_board *b, const kn_pos *root, kn_tt *tt,
               const kn_search_opts *o, kn_search_result *r);
