@@ -252,8 +252,80 @@ static void wide_boards_search(void **state) {
   assert_true(kn_is_legal(&b, &p, r.move));
 }
 
+/* Helper threads share the table: full-depth searches still agree with
+** the solver, and a stop by nodes still answers a legal move. */
+static void threads_keep_proved_results_exact(void **state) {
+  uint64_t seed = 41;
+  int k;
+  (void)state;
+  for (k = 0; k < 8; k++) {
+    kn_board b;
+    kn_pos p;
+    kn_search_opts o;
+    kn_search_result r;
+    int truth;
+    random_pos(&b, &p, k & 1 ? 6 : 8, k & 1 ? 6 : 8, k & 1 ? 14 : 32, &seed);
+    truth = solve_truth(&b, &p);
+    kn_search_opts_default(&o);
+    o.threads = 1 + k % 4;
+    o.lim.depth = kn_bits_count(&p.occ) + 2;
+    search_pos(&b, &p, 1, &o, &r);
+    assert_true(kn_score_proven(r.score));
+    assert_int_equal(r.score > 0, truth);
+    if (truth) {
+      kn_pos q = p;
+      assert_true(kn_is_legal(&b, &q, r.move));
+      kn_make(&b, &q, r.move);
+      assert_int_equal(solve_truth(&b, &q), 0);
+    }
+    kn_search_opts_default(&o);
+    o.threads = 3;
+    o.lim.nodes = 5000;
+    search_pos(&b, &p, 1, &o, &r);
+    assert_true(r.move == KN_NOMOVE || kn_is_legal(&b, &p, r.move));
+  }
+}
+
+/* The clock budget: soft <= hard, never more than what is left (minus a
+** reserve), more with an increment, and a forced move takes no search. */
+static void clock_budget_is_safe(void **state) {
+  static const double lefts[] = {0, 0.001, 0.05, 1, 10, 300};
+  static const double incs[] = {0, 0.01, 1};
+  kn_board b;
+  kn_pos p;
+  kn_search_opts o;
+  kn_search_result r;
+  char err[128];
+  int i, j, pieces;
+  (void)state;
+  for (i = 0; i < 6; i++)
+    for (j = 0; j < 3; j++)
+      for (pieces = 2; pieces <= 64; pieces += 31) {
+        double soft, hard;
+        kn_search_budget(lefts[i], incs[j], pieces, &soft, &hard);
+        assert_true(soft > 0 && soft <= hard);
+        if (lefts[i] > 0.01)
+          assert_true(hard <= lefts[i] * 0.4 + incs[j]);
+        if (j > 0) {
+          double s0, h0;
+          kn_search_budget(lefts[i], 0, pieces, &s0, &h0);
+          assert_true(soft >= s0);
+        }
+      }
+  /* one legal move: answered with no node searched */
+  assert_int_equal(kn_pos_parse("ox.. w", &b, &p, err, sizeof err), 0);
+  kn_search_opts_default(&o);
+  o.soft_time = 1;
+  o.lim.time = 2;
+  search_pos(&b, &p, 1, &o, &r);
+  assert_true(r.move == KN_MOVE(0, 2));
+  assert_true(r.nodes == 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(threads_keep_proved_results_exact),
+      cmocka_unit_test(clock_budget_is_safe),
       cmocka_unit_test(proved_scores_count_plies),
       cmocka_unit_test(every_table_size_gives_the_same_proved_result),
       cmocka_unit_test(fixed_depth_and_nodes_are_deterministic),
