@@ -289,6 +289,11 @@ end
 
 core.meta.__tostring = function(g) return g:draw() end
 
+--- g:svg{...}: the position as an SVG document (konane.svg, docs/pictures.md).
+function Game:svg(opts)
+  return require("konane.svg").svg(self, opts)
+end
+
 -- ---------------------------------------------------------------- lazy parts
 
 --- konane.bot(spec): a bot from a table, a spec string or a file.
