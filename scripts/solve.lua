@@ -1,0 +1,222 @@
+-- scripts/solve.lua: the command line of konane.solve (solving a board as resumable work units).
+--
+--   build/konane scripts/solve.lua --size 6x6 --variant free --split 4 --out s66
+--
+-- Exit status: 0 done, 1 error (or a failed check), 2 bad option or value, 130 interrupted
+-- (continue with --resume --out DIR).
+local solve = require("konane.solve")
+local core = require("konane.core")
+
+local PROG = "solve.lua"
+
+local HELP = [[
+Usage: konane scripts/solve.lua --size RxC [--variant V] --split PLIES --out DIR [options]
+       konane scripts/solve.lua --resume --out DIR [--workers N] [--shard I/N]
+       konane scripts/solve.lua --status DIR
+       konane scripts/solve.lua --merge DIR... [--out DIR]
+       konane scripts/solve.lua --verify DIR [--sample K] [--seed S]
+
+Solves a board exactly. The game tree is split PLIES plies below the start into unit
+positions (one per position up to symmetry and transposition); worker processes solve the
+units and each result is appended to DIR/journal.txt (synced to disk) as soon as it is
+proved; the root result follows by minimax over DIR/plan.txt. Units no longer needed (a
+sibling move already proved winning) are skipped. DIR/proof.txt lists the tree above the
+split with every unit's result and node count.
+
+Options:
+  --size RxC        board rows x columns (1..8 each, at most 64 squares)
+  --variant NAME    opening rules (default: brainking where it applies, else free)
+  --split PLIES     depth of the unit positions (0..12)
+  --out DIR         the run directory (plan, journal, proof, lock)
+  --workers N       unit solves at once, each in its own process (default 1)
+  --threads N       threads per unit solve (default 1)
+  --hash-mb MB      transposition table per worker in MB (default 256)
+  --shard I/N       solve only the units I, I+N, I+2N, ... of the plan's order (for several
+                    machines; combine the directories with --merge)
+  --resume          continue the run in --out DIR after Ctrl-C, kill or a reboot: no
+                    proved unit is lost or solved again
+  --max-units K     stop after K more units are proved (for trying things out)
+  --status DIR      print the progress recorded in DIR
+  --merge DIR...    combine the directories of one plan (shards); with --out, write the
+                    combined run there
+  --verify DIR      solve the proved units again with a fresh table each and check them and
+                    the root result claimed in DIR/proof.txt
+  --sample K        with --verify: check K units chosen at random (--seed S, default 1)
+  -h, --help        show this help
+
+Exit status: 0 done, 1 error or a failed check, 2 bad option or value, 130 interrupted.
+
+Examples:
+  konane scripts/solve.lua --size 6x6 --variant free --split 4 --out s66 --workers 2
+  konane scripts/solve.lua --resume --out s66
+  parallel konane scripts/solve.lua --size 7x7 --variant free --split 6 --out s77-{}/2 \
+      --shard {}/2 ::: 1 2
+  konane scripts/solve.lua --merge s77-1 s77-2 --out s77
+]]
+
+local function usage_error(msg)
+  io.stderr:write(PROG .. ": " .. msg .. "\n(see " .. PROG .. " --help)\n")
+  os.exit(2)
+end
+
+local function parse(argv)
+  local o = { dirs = {} }
+  local i = 1
+  local function value(name)
+    local v = argv[i + 1]
+    if v == nil or (v:sub(1, 2) == "--" and name ~= "--merge") then
+      usage_error(name .. " needs a value")
+    end
+    i = i + 1
+    return v
+  end
+  local function int(name, lo, hi)
+    local v = value(name)
+    local n = math.tointeger(tonumber(v))
+    if not n or n < lo or n > hi then
+      usage_error(("%s wants an integer from %d to %d, not '%s'"):format(name, lo, hi, v))
+    end
+    return n
+  end
+  while i <= #argv do
+    local a = argv[i]
+    if a == "-h" or a == "--help" then
+      io.write(HELP)
+      os.exit(0)
+    elseif a == "--size" then
+      local v = value(a)
+      local r, c = v:match("^(%d+)x(%d+)$")
+      r, c = tonumber(r), tonumber(c)
+      if not r or r < 1 or c < 1 or r > 8 or c > 8 or r * c > 64 then
+        usage_error("--size wants RxC with 1..8 rows and columns (e.g. 7x7), not '" .. v .. "'")
+      end
+      o.rows, o.cols = r, c
+    elseif a == "--variant" then
+      o.variant = value(a)
+    elseif a == "--split" then
+      o.split = int(a, 0, 12)
+    elseif a == "--out" then
+      o.out = value(a)
+    elseif a == "--workers" then
+      o.workers = int(a, 1, 256)
+    elseif a == "--threads" then
+      o.threads = int(a, 1, 256)
+    elseif a == "--hash-mb" then
+      o.hash_mb = int(a, 0, 65536)
+    elseif a == "--max-units" then
+      o.max_units = int(a, 1, math.maxinteger)
+    elseif a == "--shard" then
+      local v = value(a)
+      local s, n = v:match("^(%d+)/(%d+)$")
+      s, n = tonumber(s), tonumber(n)
+      if not s or n < 1 or s < 1 or s > n then
+        usage_error("--shard wants I/N with 1 <= I <= N, not '" .. v .. "'")
+      end
+      o.shard = { s, n }
+    elseif a == "--resume" then
+      o.resume = true
+    elseif a == "--status" then
+      o.mode, o.dir = "status", value(a)
+    elseif a == "--verify" then
+      o.mode, o.dir = "verify", value(a)
+    elseif a == "--sample" then
+      o.sample = int(a, 1, math.maxinteger)
+    elseif a == "--seed" then
+      o.seed = int(a, math.mininteger, math.maxinteger)
+    elseif a == "--merge" then
+      o.mode = "merge"
+      while argv[i + 1] and argv[i + 1]:sub(1, 2) ~= "--" do
+        o.dirs[#o.dirs + 1] = argv[i + 1]
+        i = i + 1
+      end
+      if #o.dirs == 0 then usage_error("--merge needs at least one directory") end
+    else
+      usage_error("unknown option '" .. tostring(a) .. "'")
+    end
+    i = i + 1
+  end
+  o.mode = o.mode or "run"
+  if o.mode == "run" then
+    if not o.out then usage_error("--out DIR is required") end
+    if not o.resume then
+      if not o.rows then usage_error("--size is required for a new solve") end
+      if not o.split then usage_error("--split is required for a new solve") end
+    end
+    if o.sample or o.seed then usage_error("--sample and --seed go with --verify") end
+  elseif o.mode == "verify" then
+    if o.rows or o.split or o.out or o.shard or o.resume then
+      usage_error("--verify takes only --sample, --seed, --hash-mb and --threads")
+    end
+  elseif o.rows or o.split or o.shard or o.resume or o.workers then
+    usage_error("--" .. o.mode .. " takes no solving options")
+  end
+  if o.rows and o.mode == "run" then
+    local k = require("konane")
+    local ok, err = pcall(k.new, { rows = o.rows, cols = o.cols, variant = o.variant })
+    if not ok then
+      if o.variant == nil then
+        o.variant = "free"
+      else
+        usage_error(tostring(err))
+      end
+    elseif o.variant == nil then
+      o.variant = err:variant()
+    end
+  end
+  return o
+end
+
+local function main(argv)
+  local o = parse(argv)
+  local tty = core.isatty and core.isatty(2)
+  local width = tty and core.term_columns and core.term_columns(2) or 80
+  local function progress(text)
+    if #text > width - 1 then text = text:sub(1, width - 1) end
+    io.stderr:write("\r\27[K" .. text)
+    io.stderr:flush()
+  end
+  if o.mode == "status" then
+    local plan, results = solve.load(o.dir)
+    if not plan then
+      io.stderr:write(PROG .. ": " .. results .. "\n")
+      return 1
+    end
+    io.write((solve.status_text(plan, results, o.dir)))
+    return 0
+  elseif o.mode == "merge" then
+    local plan, results = solve.merge(o.dirs)
+    if not plan then
+      io.stderr:write(PROG .. ": " .. results .. "\n")
+      return 1
+    end
+    if o.out then solve.write_merged(o.out, plan, results) end
+    io.write((solve.status_text(plan, results, o.out or table.concat(o.dirs, " + "))))
+    return 0
+  elseif o.mode == "verify" then
+    local problems, n = solve.verify(o.dir, { sample = o.sample, seed = o.seed,
+      hash_mb = o.hash_mb, threads = o.threads, progress = tty and progress or nil })
+    if tty then io.stderr:write("\r\27[K") end
+    for _, p in ipairs(problems) do io.stderr:write(PROG .. ": " .. p .. "\n") end
+    if #problems > 0 then return 1 end
+    io.write(("%s: %d units solved again, all agree; the root result follows from the journal\n")
+      :format(o.dir, n))
+    return 0
+  end
+  o.progress = tty and progress or nil
+  o.log = function(line) io.stderr:write(line .. "\n") end
+  local ok, summary, plan, results = pcall(solve.run, o)
+  if tty then io.stderr:write("\r\27[K") end
+  if not ok then
+    local msg = tostring(summary)
+    io.stderr:write(PROG .. ": " .. msg .. "\n")
+    if msg:find("interrupted") then
+      io.stderr:write(("continue with: konane scripts/solve.lua --resume --out %s\n"):format(o.out))
+      return 130
+    end
+    return 1
+  end
+  io.write((solve.status_text(plan, results, o.out)))
+  return 0
+end
+
+os.exit(main(arg or { ... }))
