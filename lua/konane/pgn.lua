@@ -9,9 +9,12 @@
 --     result = "1-0" | "0-1" | "*",                   -- 1-0: Black (first player) won
 --     winner = "black" | "white" | nil,
 --     termination = "normal" | "illegal move" | "error" | "time forfeit" | "bad answer" | ...,
---     reason = <why the game ended, when not a normal end> }
+--     reason = <why the game ended, when not a normal end>,
+--     forfeit = "black" | "white" | nil,              -- the side that failed (tag Forfeit)
+--     opening = "c4 c3" | nil }                        -- the opening's moves (tag Opening)
 --
--- write(record) gives the text; read(text) gives back the list of records of every game in the
+-- record(info) builds a record (the one way konane.play, the REPL and the tournament make
+-- them); write(record) gives the text; read(text) gives back the list of records of every game in the
 -- text (several games per file), or on a malformed game the records before it and an error
 -- message naming the line.
 
@@ -19,7 +22,7 @@ local pgn = {}
 
 -- The standard tags first, in this order; every other tag follows sorted by name.
 local TAG_ORDER = { "Event", "Site", "Date", "Round", "Black", "White", "Result",
-                    "Variant", "Board", "FEN", "Termination", "Reason" }
+                    "Variant", "Board", "FEN", "Opening", "Termination", "Reason", "Forfeit" }
 local TAG_RANK = {}
 for i, name in ipairs(TAG_ORDER) do TAG_RANK[name] = i end
 
@@ -36,10 +39,19 @@ local function quote(value)
   return '"' .. s .. '"'
 end
 
--- A comment may not contain '}' (it would end the comment early): it is written as ')'.
+-- The most bytes a comment keeps: a player's chatter must not swell the records.
+pgn.COMMENT_MAX = 2000
+
+-- A comment as written: capped at COMMENT_MAX bytes, on one line (a blank line inside a record
+-- would split it), and without '}' (it would end the comment early: written as ')').
+local function clean_comment(text)
+  local s = tostring(text)
+  if #s > pgn.COMMENT_MAX then s = s:sub(1, pgn.COMMENT_MAX - 3) .. "..." end
+  return (s:gsub("}", ")"):gsub("[\r\n]+", " "))
+end
+
 local function comment_text(text)
-  local s = tostring(text):gsub("}", ")"):gsub("\r\n?", "\n")
-  return "{" .. s .. "}"
+  return "{" .. clean_comment(text) .. "}"
 end
 
 -- The side that makes the first move of the record: the side to move of its start position
@@ -79,6 +91,8 @@ local function tags_of(record)
   if record.fen then tags.FEN = record.fen end
   if record.termination then tags.Termination = record.termination end
   if record.reason then tags.Reason = record.reason end
+  if record.forfeit then tags.Forfeit = record.forfeit end
+  if record.opening then tags.Opening = record.opening end
   return tags
 end
 
@@ -145,15 +159,100 @@ function pgn.write(record)
 end
 
 --- write_file(path, records, mode) -> true, or nil and a message
--- Writes one record or a list of records to 'path' (mode "w" by default, "a" appends).
+-- Writes one record or a list of records to 'path' (mode "w" by default, "a" appends). Every
+-- write and the close are checked: a full disk is an error, not a short file.
 function pgn.write_file(path, records, mode)
   if records.moves or records.tags then records = { records } end
   local f, err = io.open(path, mode or "w")
   if not f then return nil, err end
-  for _, record in ipairs(records) do f:write(pgn.write(record)) end
+  for _, record in ipairs(records) do
+    local ok, werr = f:write(pgn.write(record))
+    if not ok then
+      f:close()
+      return nil, path .. ": " .. tostring(werr)
+    end
+  end
   local ok, cerr = f:close()
-  if not ok then return nil, cerr end
+  if not ok then return nil, path .. ": " .. tostring(cerr) end
   return true
+end
+
+-- The start position of a variant on a board, by "variant RxC" (nil: cannot be set up).
+local default_starts = {}
+local function default_start(variant, rows, cols)
+  local key = tostring(variant) .. " " .. tostring(rows) .. "x" .. tostring(cols)
+  local v = default_starts[key]
+  if v == nil then
+    local ok, g = pcall(require("konane").new, { variant = variant, rows = rows, cols = cols })
+    v = ok and g:start_fen() or false
+    default_starts[key] = v
+  end
+  return v or nil
+end
+
+local RECORD_FIELDS = { game = true, variant = true, rows = true, cols = true, start = true,
+                        moves = true, black = true, white = true, winner = true,
+                        termination = true, reason = true, forfeit = true, opening = true,
+                        event = true, date = true, tags = true, comments = true }
+
+--- record(info) -> record
+-- THE way a game record is made (konane.play, the REPL, the tournament): a record table (see the
+-- top of this file) that write() turns into text. info fields, all optional:
+--   game         a konane game: variant, board, start position and moves are taken from it
+--   variant, rows, cols, start (start position text), moves (canonical strings): the same,
+--                given one by one (they override 'game')
+--   black, white player names
+--   winner       "black" or "white" (nil: the game goes on, result "*")
+--   termination  "normal" by default when there is a winner; otherwise why the game ended
+--                ("time forfeit", "illegal move", "error", ...), with
+--   reason       the words that say it, and
+--   forfeit      the side that failed ("black" or "white")
+--   opening      the moves of the opening (the first moves of 'moves'), a list or a string
+--   event, date  (default "konane game", today in UTC), tags (extra tags), comments ([i] = text
+--                after move i, [0] before the first; each capped at pgn.COMMENT_MAX bytes)
+-- The start position is written as a FEN tag only when it is not the variant's own start.
+function pgn.record(info)
+  if type(info) ~= "table" then
+    error("bad argument #1 to 'record' (table expected, got " .. type(info) .. ")", 2)
+  end
+  for k in pairs(info) do
+    if not RECORD_FIELDS[k] then error("bad argument #1 to 'record' (unknown field '" .. tostring(k) .. "')", 2) end
+  end
+  local g = info.game
+  local record = {
+    variant = info.variant or (g and g:variant()), rows = info.rows or (g and g:rows()),
+    cols = info.cols or (g and g:cols()), moves = info.moves or (g and g:history()) or {},
+    comments = {}, tags = {},
+  }
+  local start = info.start or (g and g:start_fen())
+  if start and start ~= default_start(record.variant, record.rows, record.cols) then record.fen = start end
+  record.black, record.white = info.black and tostring(info.black), info.white and tostring(info.white)
+  if info.winner ~= nil then
+    if not WINNER_RESULT[info.winner] then
+      error("bad argument #1 to 'record' (winner must be \"black\" or \"white\")", 2)
+    end
+    record.winner = info.winner
+    record.result = WINNER_RESULT[info.winner]
+    record.termination = info.termination or "normal"
+  else
+    record.result = "*"
+    record.termination = info.termination
+  end
+  if info.reason ~= nil then record.reason = clean_comment(info.reason) end
+  if info.forfeit ~= nil then record.forfeit = info.forfeit end
+  for i, text in pairs(info.comments or {}) do record.comments[i] = clean_comment(text) end
+  local tags = record.tags
+  for k, v in pairs(info.tags or {}) do tags[k] = tostring(v) end
+  tags.Event = info.event or tags.Event or "konane game"
+  tags.Date = info.date or tags.Date or os.date("!%Y.%m.%d")
+  local opening = info.opening
+  if type(opening) == "table" then opening = table.concat(opening, " ") end
+  if opening and opening ~= "" then
+    tags.Opening = opening
+    record.opening = opening
+  end
+  if record.forfeit then tags.Forfeit = record.forfeit end
+  return record
 end
 
 -- ---------------------------------------------------------------------------------------------
@@ -178,6 +277,21 @@ local function move_syntax(token)
   return true
 end
 
+-- 'text' without its leading and trailing white space, in time linear in its length (the
+-- pattern "%s+$" would retry at every position of a long run of spaces).
+local function trim(text)
+  local a = text:find("%S")
+  if not a then return "" end
+  local b = #text
+  while text:find("^%s", b) do b = b - 1 end
+  return text:sub(a, b)
+end
+
+-- At most 40 bytes of 'text', for messages.
+local function shown(text)
+  return #text > 40 and (text:sub(1, 40) .. "...") or text
+end
+
 -- The tokenizer: yields tokens with their line numbers from the text, one game after another.
 -- Token kinds: "tag" (name, value), "comment" (text), "number", "move", "result", "nag".
 local function tokenizer(text)
@@ -199,7 +313,7 @@ local function tokenizer(text)
         local e = text:find("\n", pos, true) or len + 1
         local t = text:sub(pos + 1, e - 1)
         pos = e
-        return { kind = "comment", text = (t:gsub("^%s+", ""):gsub("%s+$", "")), line = line }
+        return { kind = "comment", text = trim(t), line = line }
       elseif c == "%" and (pos == 1 or text:sub(pos - 1, pos - 1) == "\n") then
         -- an escape line (PGN export standard): ignored
         local e = text:find("\n", pos, true) or len + 1
@@ -209,7 +323,7 @@ local function tokenizer(text)
         local e = text:find("\n", pos, true) or len + 1
         local body = text:sub(pos, e - 1)
         local name, rest = body:match("^%[%s*([%w_]+)%s+(.*)$")
-        if not name then fail("malformed tag pair: " .. body, start_line) end
+        if not name then fail("malformed tag pair: " .. shown(body), start_line) end
         if rest:sub(1, 1) ~= '"' then fail("tag " .. name .. ": value must be a quoted string", start_line) end
         local i, value = 2, {}
         while true do
@@ -242,7 +356,7 @@ local function tokenizer(text)
         local t = text:sub(pos + 1, e - 1)
         for _ in t:gmatch("\n") do line = line + 1 end
         pos = e + 1
-        return { kind = "comment", text = (t:gsub("^%s+", ""):gsub("%s+$", "")), line = start_line }
+        return { kind = "comment", text = trim(t), line = start_line }
       elseif c == "(" then
         -- a variation (recursive annotation): skipped, nesting included
         local start_line, depth = line, 0
@@ -283,7 +397,7 @@ local function tokenizer(text)
         end
         local move = word:gsub("[!?]+$", "")
         if not move_syntax(move) then
-          fail("unexpected '" .. word .. "' (not a move, move number or result)")
+          fail("unexpected '" .. shown(word) .. "' (not a move, move number or result)")
         end
         return { kind = "move", text = move, line = line }
       end
@@ -307,6 +421,8 @@ local function record_from_tags(tags, game_line)
   if tags.FEN and tags.FEN ~= "" then record.fen = tags.FEN end
   record.termination = tags.Termination
   record.reason = tags.Reason
+  record.forfeit = tags.Forfeit
+  record.opening = tags.Opening
   record.black, record.white = tags.Black, tags.White
   return record
 end
@@ -368,6 +484,7 @@ function pgn.read(text, opts)
       end
       local record = record_from_tags(tags, game_line)
       local n = 0
+      local parts = {} -- the comments after each move, joined once the game is read
       local ended = false
       while tok and tok.kind ~= "tag" and not ended do
         if tok.kind == "move" then
@@ -376,8 +493,12 @@ function pgn.read(text, opts)
           record.lines[n] = tok.line
           seen = true
         elseif tok.kind == "comment" then
-          local prev = record.comments[n]
-          record.comments[n] = prev and (prev .. " " .. tok.text) or tok.text
+          local list = parts[n]
+          if not list then
+            list = {}
+            parts[n] = list
+          end
+          list[#list + 1] = tok.text
         elseif tok.kind == "result" then
           if tags.Result and tags.Result ~= tok.text and tags.Result ~= "*" and tok.text ~= "*" then
             error({ pgn_error = true, line = tok.line,
@@ -389,6 +510,7 @@ function pgn.read(text, opts)
         -- the game is complete before the next token is read: an error there belongs to the next
         if not ended then tok = next_token() end
       end
+      for i, list in pairs(parts) do record.comments[i] = table.concat(list, " ") end
       if seen or ended then
         record.result = record.result or tags.Result or "*"
         if not RESULT_WINNER[record.result] and record.result ~= "*" then

@@ -1,16 +1,11 @@
--- The worker process of konane.tournament: `konane tournament_worker.lua PATHS` plays the games
--- the parent sends on stdin and prints their records (protocol: konane.tournament.worker_main).
--- Not a library module: the parent runs this file with the same interpreter it runs in.
-local paths_text = ...
-if type(paths_text) ~= "string" then
+-- The worker process of konane.tournament: `konane tournament_worker.lua PATH CPATH` plays the
+-- games the parent sends on stdin and prints their records (protocol: konane.tournament.worker).
+-- Not a library module: the parent runs this file with the same interpreter it runs in, and
+-- gives it its module paths so the worker loads the same library.
+local path, cpath = ...
+if type(path) ~= "string" or type(cpath) ~= "string" then
   io.stderr:write("tournament_worker.lua: run by konane.tournament, not by hand\n")
   os.exit(2)
 end
--- the parent's module paths, so the worker loads the same library as the parent
-local chunk = load("return " .. paths_text, "=paths", "t", {})
-local paths = chunk and chunk()
-if type(paths) == "table" then
-  package.path = paths.path or package.path
-  package.cpath = paths.cpath or package.cpath
-end
-require("konane.tournament").worker_main()
+package.path, package.cpath = path, cpath
+require("konane.tournament.worker").main()

@@ -205,4 +205,80 @@ T["bad arguments raise"] = function()
   assert(not pcall(pgn.write, { moves = { 1, 2 } }))
 end
 
+-- Runs Lua 'code' in a child konane under a CPU-time limit of 'cpu' seconds (ulimit -t);
+-- returns the exit status and the output.
+local function run_limited(code, cpu)
+  local core = konane.core
+  local p = assert(core.spawn { "sh", "-c", 'ulimit -t ' .. cpu .. '; exec "$0" -e "$1"', core.exe_path(), code })
+  local out = {}
+  while true do
+    core.poll({ p }, 1)
+    local s = p:read()
+    if s == nil then break end
+    out[#out + 1] = s
+  end
+  local how, status = p:wait(true)
+  return how, status, table.concat(out)
+end
+
+T["reading is linear: long runs of spaces in comments and many comments on one move"] = function()
+  -- quadratic trimming took 15 s for 40,000 spaces; these inputs would take hours: a CPU limit
+  -- of 20 s (the child is killed by SIGXCPU) separates linear from quadratic by a factor of
+  -- thousands, whatever the load on the machine
+  local code = [[
+    local pgn = require "konane.pgn"
+    local head = '[Event "x"]\n[Board "6x6"]\n\n1. c4 '
+    local a = pgn.read(head .. "{" .. string.rep(" ", 2000000) .. "} c3 1-0\n")
+    assert(#a == 1 and a[1].comments[1] == "", "spaces")
+    local b = pgn.read(head .. "{" .. string.rep(" ", 1000000) .. "x" .. string.rep(" ", 1000000) .. "} c3 1-0\n")
+    assert(b[1].comments[1] == "x", "x in spaces")
+    local c = pgn.read(head .. string.rep("{ab} ", 200000) .. "c3 1-0\n")
+    assert(#c[1].comments[1] == 200000 * 3 - 1, "many comments")
+    local d, err = pgn.read(head .. string.rep("z", 1000000) .. " 1-0\n")
+    assert(err and #err < 200, "a long bad token is shown short")
+    print("linear ok")
+  ]]
+  local how, status, out = run_limited(code, 20)
+  assert(how == "exit" and status == 0 and out:find("linear ok"), how .. " " .. tostring(status) .. ": " .. out)
+end
+
+T["comments are capped and kept on one line when written"] = function()
+  local rec = pgn.record { rows = 6, cols = 6, variant = "brainking", moves = { "c4", "c3" },
+                           comments = { [1] = string.rep("x", 100000), [2] = "two\n\nlines }" } }
+  assert(#rec.comments[1] <= pgn.COMMENT_MAX)
+  local text = pgn.write(rec)
+  assert(#text < pgn.COMMENT_MAX + 1000)
+  assert(not text:find("\n\n.*\n\n.*\n\n"), "a blank line inside the record")
+  local back = pgn.read(text)[1]
+  assert(back.comments[2] == "two lines )", back.comments[2])
+  -- a record made by hand with a huge comment is capped by write too
+  local raw = { rows = 6, cols = 6, moves = { "c4" }, comments = { [1] = string.rep("y", 50000) } }
+  assert(#pgn.write(raw) < pgn.COMMENT_MAX + 1000)
+end
+
+T["pgn.record builds every tag from the game, the players and the end"] = function()
+  local g = konane.new { rows = 6, cols = 6 }
+  g:play("c4")
+  g:play("c3")
+  local rec = pgn.record { game = g, black = "alpha", white = "beta", winner = "white",
+                           termination = "time forfeit", reason = "alpha (black): no move in 1 s",
+                           forfeit = "black", opening = { "c4", "c3" }, event = "e", date = "2026.01.02",
+                           tags = { Round = "1.1" } }
+  assert(rec.result == "0-1" and rec.winner == "white" and rec.fen == nil)
+  local text = pgn.write(rec)
+  for _, tag in ipairs { '[Event "e"]', '[Date "2026.01.02"]', '[Black "alpha"]', '[White "beta"]',
+                         '[Result "0-1"]', '[Board "6x6"]', '[Opening "c4 c3"]', '[Forfeit "black"]',
+                         '[Termination "time forfeit"]', '[Round "1.1"]' } do
+    assert(text:find(tag, 1, true), tag .. " missing in\n" .. text)
+  end
+  local back = pgn.read(text)[1]
+  assert(back.forfeit == "black" and back.opening == "c4 c3" and #back.moves == 2)
+  -- a start that is not the variant's is written as FEN
+  local h = konane.new { rows = 6, cols = 6, fen = g:fen() }
+  local r2 = pgn.record { game = h }
+  assert(r2.fen == g:fen() and r2.result == "*")
+  assert(not pcall(pgn.record, { winner = "red" }))
+  assert(not pcall(pgn.record, { wimer = "black" }))
+end
+
 return T

@@ -246,19 +246,28 @@ tests["a corrupt or truncated last record is dropped and replayed on resume"] = 
   cleanup()
 end
 
-tests["resume never plays a game twice and ignores foreign records"] = function()
+tests["resume never plays a game twice; a game the settings do not schedule stops it"] = function()
   local dir = tmpdir()
   local full = T.run(base { games = 4, out = dir })
   local text = read(dir .. "/games.pgn")
   local first = text:sub(1, text:find("%[Event ", 2) - 1)
-  -- a duplicate of game 1 and a record of a game this schedule does not have
-  local foreign = first:gsub('%[Game "1"%]', '[Game "999"]')
-  write(dir .. "/games.pgn", text .. first .. foreign)
-  local played = 0
-  local res = T.run(base { games = 4, out = dir, resume = true, on_game = function() played = played + 1 end })
+  -- a second copy of game 1: moved to games.pgn.rejected, counted once
+  write(dir .. "/games.pgn", text .. first)
+  local played, said = 0, {}
+  local res = T.run(base { games = 4, out = dir, resume = true, on_game = function() played = played + 1 end,
+                           log = function(m) said[#said + 1] = m end })
   assert(played == 0, "no game should be replayed")
   assert(summary(res) == summary(full))
   assert(#records_of(dir) == 12)
+  assert(read(dir .. "/games.pgn.rejected") == first)
+  assert(#said == 1 and said[1]:find("kept 12 game records, moved 1 record") and said[1]:find("second record of game 1"),
+    table.concat(said, "\n"))
+  -- a record of a game this schedule does not have: the settings do not describe the games
+  local foreign = first:gsub('%[Game "1"%]', '[Game "999"]')
+  write(dir .. "/games.pgn", text .. foreign)
+  local ok, err = pcall(T.run, base { games = 4, out = dir, resume = true })
+  assert(not ok and err:find("game 999") and err:find("number of games differs"), tostring(err))
+  assert(read(dir .. "/games.pgn") == text .. foreign, "nothing is changed")
   cleanup()
 end
 
@@ -511,6 +520,15 @@ tests["the command line prints the standings and writes the files"] = function()
   local code2, out2 = cli { "--merge", dir .. "/t" }
   assert(code2 == 0 and out2:find("6 of 6 games"), out2)
   cleanup()
+end
+
+tests["a misspelt setting raises unknown option"] = function()
+  local ok, err = pcall(T.settings, { bots = { "greedy", "random" }, gmaes = 4 })
+  assert(not ok and err:find("unknown option 'gmaes'", 1, true), tostring(err))
+  ok, err = pcall(T.new, { bots = { "greedy", "random" }, wrokers = 2 })
+  assert(not ok and err:find("unknown option 'wrokers'", 1, true), tostring(err))
+  ok, err = pcall(T.new, { bots = { "greedy", "random" }, out = "x", resume = true, sede = 2 })
+  assert(not ok and err:find("unknown option 'sede'", 1, true), tostring(err))
 end
 
 return tests

@@ -1,0 +1,147 @@
+-- konane.tournament.files: the tournament's file operations, every one checked.
+--
+-- A tournament directory is worth keeping only if what it says is true, so every write of
+-- games.pgn, results.json and tournament.cfg checks write, flush, fsync and close, and a
+-- failure (a full disk, an I/O error, a file size limit) raises "cannot write PATH: reason"
+-- instead of carrying on. Whole files are replaced through a temporary file and a rename that
+-- happens only after the new text is safely on disk, so a failed write leaves the old file as
+-- it was. Directories are made by running mkdir(1) with an argument vector: no shell ever sees
+-- a path.
+
+local M = {}
+
+local function core() return require("konane").core end
+
+-- read(path) -> text, or nil and a message.
+function M.read(path)
+  local f, err = io.open(path, "rb")
+  if not f then return nil, err end
+  local text, rerr = f:read("a")
+  f:close()
+  if not text then return nil, path .. ": " .. tostring(rerr) end
+  return text
+end
+
+function M.exists(path)
+  local f = io.open(path, "rb")
+  if f then f:close() return true end
+  return false
+end
+
+-- The reason of a failed io call, without the path Lua puts in front of some of them.
+local function reason(path, msg)
+  msg = tostring(msg or "unknown error")
+  if msg:sub(1, #path + 2) == path .. ": " then msg = msg:sub(#path + 3) end
+  return msg
+end
+
+-- The error every failed write raises.
+function M.write_error(path, msg)
+  return "cannot write " .. path .. ": " .. reason(path, msg)
+end
+
+-- Puts the directory entry of 'path' on disk, so a file just created or renamed there survives
+-- a power cut. Some file systems cannot fsync a directory: that is not a failed write.
+local function sync_dir(path)
+  local c = core()
+  if not c.fsync then return end
+  local d = io.open(path:match("^(.*)/[^/]*$") or ".", "r")
+  if d then
+    pcall(c.fsync, d)
+    d:close()
+  end
+end
+
+-- Writes 'text' to the open file 'f' and puts it on disk: true, or nil and the reason.
+local function put(f, text)
+  local ok, err = f:write(text)
+  if not ok then return nil, err end
+  ok, err = f:flush()
+  if not ok then return nil, err end
+  local c = core()
+  if c.fsync then
+    ok, err = c.fsync(f)
+    if not ok then return nil, err end
+  end
+  return true
+end
+
+-- write_atomic(path, text): replaces the file at 'path' with 'text', or raises "cannot write
+-- PATH: reason" leaving the old file untouched (the temporary file is removed).
+function M.write_atomic(path, text)
+  local tmp = path .. ".tmp"
+  local f, err = io.open(tmp, "wb")
+  if not f then error(M.write_error(path, reason(tmp, err)), 0) end
+  local ok, werr = put(f, text)
+  local cok, cerr = f:close()
+  if ok and not cok then ok, werr = nil, cerr end
+  if not ok then
+    os.remove(tmp)
+    error(M.write_error(path, werr), 0)
+  end
+  local rok, rerr = os.rename(tmp, path)
+  if not rok then
+    os.remove(tmp)
+    error(M.write_error(path, reason(tmp, rerr)), 0)
+  end
+  sync_dir(path)
+end
+
+-- An append-only file (the journal): appender(path) -> object with :append(text), which writes,
+-- flushes and fsyncs or raises "cannot write PATH: reason", and :close(). The file is opened at
+-- the first append.
+function M.appender(path)
+  local a = { path = path }
+  function a:append(text)
+    if not self.f then
+      local f, err = io.open(path, "ab")
+      if not f then error(M.write_error(path, err), 0) end
+      self.f = f
+      sync_dir(path) -- the file's directory entry, once
+    end
+    local ok, err = put(self.f, text)
+    if not ok then
+      -- the file may now end with part of 'text': a resume moves it to the .rejected file
+      self.f:close()
+      self.f = nil
+      error(M.write_error(path, err), 0)
+    end
+  end
+  function a:close()
+    if self.f then
+      local ok, err = self.f:close()
+      self.f = nil
+      if not ok then error(M.write_error(path, err), 0) end
+    end
+  end
+  return a
+end
+
+function M.is_dir(path)
+  return M.exists(path .. "/.")
+end
+
+-- mkdir(path): makes the directory and its parents, or raises "cannot create directory PATH:
+-- reason". Runs mkdir -p -- PATH directly (an argument vector, no shell).
+function M.mkdir(path)
+  if M.is_dir(path) then return end
+  local c = core()
+  local p, err = c.spawn({ "mkdir", "-p", "--", path })
+  if not p then error("cannot create directory " .. path .. ": " .. tostring(err), 0) end
+  local out = {}
+  while true do
+    c.poll({ p }, 1)
+    local s = p:read()
+    if s == nil then break end
+    out[#out + 1] = s
+  end
+  local how, code = p:wait(true)
+  p:close()
+  if how ~= "exit" or code ~= 0 or not M.is_dir(path) then
+    local msg = table.concat(out):gsub("^mkdir: ", ""):gsub("^cannot create directory .-: ", "")
+      :gsub("%s+$", "")
+    error("cannot create directory " .. path .. (msg ~= "" and (": " .. msg) or ""), 0)
+  end
+end
+
+return M

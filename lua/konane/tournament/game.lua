@@ -1,0 +1,99 @@
+-- konane.tournament.game: one scheduled game, played here or described after its worker failed.
+--
+-- Every game builds its two bots afresh from their specs and gets its own seed, so nothing
+-- carries over from one game to the next and the games do not depend on which process played
+-- which. Records come from konane.play (or pgn.record for a game a worker could not finish) and
+-- carry the tags Round, Game, Seed and Opening; a forfeit also names the side that failed.
+
+local pgn = require("konane.pgn")
+
+local M = {}
+
+local function konane() return require("konane") end
+
+local OTHER = { black = "white", white = "black" }
+
+-- options(s, g) -> the konane.play options of game 'g'.
+function M.options(s, g)
+  local op = s.openings_list[g.opening]
+  return {
+    variant = s.variant, rows = not op.fen and s.rows or nil, cols = not op.fen and s.cols or nil,
+    fen = op.fen, opening = op.moves, time = s.time, seed = g.seed, event = s.event,
+    tags = { Round = g.round .. "." .. g.board, Game = g.id, Seed = g.seed },
+  }
+end
+
+-- A fresh bot for player 'p' (a bot table given by the caller is used as it is).
+local function make_bot(p)
+  if p.bot then return p.bot end
+  local b = konane().bot(p.spec)
+  b.name = p.name
+  return b
+end
+
+-- Completes a record of game 'g' as konane.play returned it: the players' names, the opening
+-- and, for a forfeit, the side that failed.
+local function complete(s, g, record)
+  record.black, record.white = s.players[g.black].name, s.players[g.white].name
+  local op = s.openings_list[g.opening]
+  if #op.moves > 0 and not record.opening then
+    record.opening = table.concat(op.moves, " ")
+    record.tags.Opening = record.opening
+  end
+  if record.termination ~= "normal" and record.winner and not record.forfeit then
+    record.forfeit = OTHER[record.winner]
+    record.tags.Forfeit = record.forfeit
+  end
+  return record
+end
+
+-- play(s, g, on_move) -> record: plays game 'g' in this process.
+function M.play(s, g, on_move)
+  local opts = M.options(s, g)
+  opts.on_move = on_move
+  local record = konane().play(make_bot(s.players[g.black]), make_bot(s.players[g.white]), opts)
+  return complete(s, g, record)
+end
+
+-- forfeit(s, g, moves, termination, reason) -> record of game 'g' whose worker died or hung
+-- after the bots played 'moves' (after the opening): the side to move loses, every move played
+-- is kept. Moves that do not replay (there should be none) are left out and said so.
+function M.forfeit(s, g, moves, termination, reason)
+  local opts = M.options(s, g)
+  local game = konane().new { variant = opts.variant, rows = opts.rows, cols = opts.cols, fen = opts.fen }
+  for _, m in ipairs(opts.opening) do game:play(m) end
+  for i, m in ipairs(moves) do
+    local c = game:legal(m)
+    if not c then
+      reason = reason .. string.format(" (moves from %d on did not replay)", i)
+      break
+    end
+    game:play(c)
+  end
+  local names = { black = s.players[g.black].name, white = s.players[g.white].name }
+  if game:over() then
+    -- the last move ended the game before the record came: the rules decide it
+    local w = game:winner()
+    return pgn.record {
+      game = game, black = names.black, white = names.white, winner = w,
+      reason = OTHER[w] .. " has no legal move", opening = opts.opening, event = s.event,
+      tags = opts.tags,
+    }
+  end
+  local side = game:turn()
+  return pgn.record {
+    game = game, black = names.black, white = names.white, winner = OTHER[side],
+    termination = termination, reason = names[side] .. " (" .. side .. "): " .. reason,
+    forfeit = side, opening = opts.opening, event = s.event, tags = opts.tags,
+  }
+end
+
+-- summary(record) -> {winner, termination, reason, plies}: what the results need of a game.
+function M.summary(record)
+  return { winner = record.winner, termination = record.termination or "normal",
+           reason = record.reason, plies = #record.moves }
+end
+
+M.text = pgn.write
+
+return M

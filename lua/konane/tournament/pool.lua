@@ -1,0 +1,193 @@
+-- konane.tournament.pool: plays a queue of games, here or in worker processes.
+--
+-- pool.new(s, finished, log) -> pool; pool:play(queue, stop) plays the games of 'queue' (schedule
+-- order) and calls finished(g, record, text) as each one ends; stop() is asked before each game
+-- is handed out (an SPRT match stops once decided). pool:close() ends the workers.
+--
+-- Built-in bots are trusted code and play in this process when s.workers is 1: nothing else
+-- reaches the speed of a tournament of quick bots. Otherwise (several workers, or a bot that is
+-- not built in) each game goes to a worker process (konane.tournament.worker), in its own
+-- process group. A worker that dies during a game (a crash, kill -9) or stays silent longer
+-- than the hang limit (s.hang, default max(30, 3 x time + 10) s) is killed; the side to move
+-- loses that game with every move played so far and the reason; a new worker takes its place
+-- and the tournament goes on. A worker that dies before it is ready (a broken installation)
+-- stops the tournament with its message.
+
+local game = require("konane.tournament.game")
+local journal = require("konane.tournament.journal")
+local protocol = require("konane.tournament.worker")
+local util = require("konane.tournament.util")
+
+local M = {}
+local Pool = {}
+Pool.__index = Pool
+
+local function core() return require("konane").core end
+
+-- Is 'p' a built-in bot (trusted, fit to play in this process)?
+local function builtin(p)
+  if p.bot then return true end
+  local bot = require("konane.bot")
+  local ok, head, _, is_path = pcall(bot.parse_spec, p.spec)
+  if not ok or is_path then return false end
+  for _, name in ipairs(bot.BUILTIN) do if name == head then return true end end
+  return false
+end
+
+function M.new(s, finished, log)
+  local here = s.workers <= 1
+  for _, p in ipairs(s.players) do
+    if not builtin(p) then here = false end
+  end
+  return setmetatable({ s = s, finished = finished, log = log, here = here, workers = {}, counter = 0,
+                        hang = s.hang or math.max(30, 3 * s.time + 10) }, Pool)
+end
+
+-- The command that runs a worker: this Lua interpreter (the konane host, or lua5.4 with the
+-- module) and lua/konane/tournament_worker.lua, found on package.path.
+local function worker_command()
+  local c = core()
+  local exe = c.exe_path and c.exe_path()
+  if not exe then
+    local lo = 0
+    while _G.arg and _G.arg[lo - 1] do lo = lo - 1 end
+    exe = _G.arg and _G.arg[lo] or "konane"
+  end
+  local script = package.searchpath("konane.tournament_worker", package.path)
+  if not script then error("cannot find konane/tournament_worker.lua on package.path", 0) end
+  return exe, script
+end
+
+function Pool:start_worker()
+  if not self.exe then
+    self.exe, self.script = worker_command()
+    self.settings_text = protocol.settings_for_worker(self.s)
+  end
+  local proc, err = core().spawn({ self.exe, self.script, package.path, package.cpath },
+                                 { pgroup = true, stdin = true })
+  if not proc then error("cannot start a worker: " .. tostring(err), 0) end
+  self.counter = self.counter + 1
+  local addr = tonumber((tostring({}):match("0x(%x+)")), 16) or 0
+  local nonce = string.format("%x", util.mix(os.time() + self.counter, math.floor(util.clock() * 1e9) ~ addr))
+  local w = { proc = proc, buf = "", other = "", mark = protocol.MARK .. nonce .. " ", moves = {},
+              last = util.clock() }
+  proc:write(nonce .. "\n" .. "settings " .. #self.settings_text .. "\n" .. self.settings_text)
+  self.workers[#self.workers + 1] = w
+  return w
+end
+
+function Pool:drop(w)
+  w.proc:kill()
+  w.proc:close()
+  for k, x in ipairs(self.workers) do
+    if x == w then table.remove(self.workers, k) break end
+  end
+end
+
+function Pool:close()
+  for k = #self.workers, 1, -1 do
+    self.workers[k].proc:kill()
+    self.workers[k].proc:close()
+    self.workers[k] = nil
+  end
+end
+
+-- A record text from a worker, checked: it must be a complete record of game 'g'.
+function Pool:received(g, text)
+  local r, why = journal.parse(text)
+  why = why or (r.id ~= g.id and ("game " .. r.id .. " instead of " .. g.id)) or journal.mismatch(self.s, r, g, 0)
+  if why then error("a worker sent a bad record for game " .. g.id .. ": " .. why, 0) end
+  self.finished(g, r, text)
+end
+
+-- The game of worker 'w' ended without a record: the side to move loses.
+function Pool:lost(w, termination, why)
+  local g = w.game
+  w.game = nil
+  local record = game.forfeit(self.s, g, w.moves, termination, why)
+  self.finished(g, record, nil)
+end
+
+function Pool:play(queue, stop)
+  local s = self.s
+  if self.here then
+    for _, g in ipairs(queue) do
+      if stop() then return end
+      self.finished(g, game.play(s, g), nil)
+    end
+    return
+  end
+  local requeued = {}
+  local qi = 1
+  while true do
+    if stop() then return end
+    -- bot tables exist only in this process: their games are played here
+    while qi <= #queue and (s.players[queue[qi].black].bot or s.players[queue[qi].white].bot) do
+      self.finished(queue[qi], game.play(s, queue[qi]), nil)
+      qi = qi + 1
+    end
+    local busy = 0
+    for _, w in ipairs(self.workers) do if w.game then busy = busy + 1 end end
+    local pending = #requeued + (#queue - qi + 1)
+    while #self.workers < s.workers and #self.workers < busy + pending do self:start_worker() end
+    local waiting = {}
+    for _, w in ipairs(self.workers) do
+      if not w.game and w.ready then
+        local g = table.remove(requeued, 1)
+        if not g and qi <= #queue and not (s.players[queue[qi].black].bot or s.players[queue[qi].white].bot) then
+          g = queue[qi]
+          qi = qi + 1
+        end
+        if g then
+          local text = protocol.game_for_worker(g)
+          w.game, w.started, w.moves, w.last = g, nil, {}, util.clock()
+          w.proc:write("game " .. #text .. "\n" .. text) -- a dead worker shows at EOF below
+        end
+      end
+      waiting[#waiting + 1] = w.proc
+    end
+    busy = 0
+    for _, w in ipairs(self.workers) do if w.game then busy = busy + 1 end end
+    if busy == 0 and #requeued == 0 and qi > #queue then return end
+    core().poll(waiting, 0.25)
+    local now = util.clock()
+    for _, w in ipairs({ table.unpack(self.workers) }) do
+      local chunk = w.proc:read()
+      if chunk and #chunk > 0 then
+        w.last = now
+        for _, text in ipairs(protocol.consume(w, chunk)) do
+          local g = w.game
+          w.game = nil
+          if g and w.started == g.id then self:received(g, text) end
+        end
+      end
+      if chunk == nil then
+        -- end of output: the worker process is gone
+        local how, code = w.proc:wait(true)
+        local why = how == "signal" and ("the worker process was killed by signal " .. tostring(code))
+          or ("the worker process exited with status " .. tostring(code))
+        local tail = w.other:gsub("%s+$", "")
+        self:drop(w)
+        if not w.ready then
+          error("a worker failed before playing (" .. why .. ")" .. (tail ~= "" and (":\n" .. tail) or ""), 0)
+        end
+        local g = w.game
+        if g and w.started == g.id then
+          -- what the worker printed may hold host paths: it goes to the log, not the record
+          if tail ~= "" then self.log(string.format("game %d: %s; its last output:\n%s", g.id, why, tail:sub(-300))) end
+          self:lost(w, "error", why)
+        elseif g then
+          -- died between two games: the game never started, play it elsewhere (twice at most)
+          g.retries = (g.retries or 0) + 1
+          if g.retries > 2 then error("workers keep dying before game " .. g.id .. " starts: " .. why, 0) end
+          requeued[#requeued + 1] = g
+        end
+      elseif w.game and now - w.last > self.hang then
+        self:drop(w)
+        self:lost(w, "time forfeit", string.format("no move for %.0f s: the worker was stopped", now - w.last))
+      end
+    end
+  end
+end
+
+return M

@@ -1,0 +1,211 @@
+-- konane.tournament.settings: checks the user's settings and completes them with defaults.
+--
+-- settings.check(o) -> s raises a plain message (no "file:line:" in front) for any bad value
+-- or unknown key; the command line turns those into exit status 2. The checked settings hold
+-- s.players: {name =, spec =, bot = <bot table or nil>} per bot, names unique (they name the
+-- bots in the records).
+
+local stats = require("konane.stats")
+
+local M = {}
+
+M.FORMATS = { roundrobin = true, gauntlet = true, swiss = true }
+M.EVENT = "konane tournament"
+
+-- Bounds that keep a mistyped value from failing late (or filling the memory): a schedule of
+-- more games than a machine could play in a year, a move time of 1e308 s.
+M.MAX_GAMES, M.MAX_ROUNDS, M.MAX_WORKERS, M.MAX_TIME = 1000000, 10000, 256, 1e6
+
+local DEFAULTS = { format = "roundrobin", games = 2, time = 1, seed = 1, workers = 1 }
+
+-- Every key a settings table may have.
+M.KEYS = { "bots", "format", "games", "rounds", "variant", "rows", "cols", "time", "openings",
+           "workers", "seed", "out", "resume", "sprt", "shard", "progress", "on_game", "log",
+           "event", "hang" }
+local KNOWN = {}
+for _, k in ipairs(M.KEYS) do KNOWN[k] = true end
+
+-- The part of the settings that defines the games (saved in tournament.cfg).
+M.SAVED = { "format", "games", "rounds", "variant", "rows", "cols", "time", "seed", "sprt",
+            "shard", "event" }
+
+-- An error message without the "file.lua:12: " of its raiser.
+function M.clean(msg)
+  return (tostring(msg):gsub("^[^\n:]-%.lua:%d+: ", ""))
+end
+
+-- Raises "unknown option 'k'" for a key of 'o' not in 'known' (a set), naming the close ones.
+function M.check_keys(o, known, what)
+  for k in pairs(o) do
+    if not known[k] then
+      local names = {}
+      for name in pairs(known) do names[#names + 1] = name end
+      table.sort(names)
+      error(string.format("unknown option '%s' in %s (known: %s)", tostring(k), what,
+        table.concat(names, ", ")), 0)
+    end
+  end
+end
+
+local function posint(k, v, max)
+  if math.type(v) ~= "integer" or v < 1 then
+    error(k .. " must be a positive integer (got " .. tostring(v) .. ")", 0)
+  end
+  if max and v > max then error(k .. " must be at most " .. max .. " (got " .. v .. ")", 0) end
+end
+
+-- The players: labels must be unique (they name the bots in the records).
+local function players_of(bots)
+  local players, seen = {}, {}
+  for i, b in ipairs(bots) do
+    local p = {}
+    if type(b) == "string" then
+      p.spec, p.name = b, b
+    elseif type(b) == "table" and (b.choose or b.spec) then
+      p.spec = b.spec
+      p.name = b.label or b.name or b.spec
+      if b.choose then p.bot = b end
+    else
+      error("bot " .. i .. ": a spec string or a bot table expected", 0)
+    end
+    p.name = tostring(p.name or ("bot" .. i))
+    local base, k = p.name, 1
+    while seen[p.name] do
+      k = k + 1
+      p.name = base .. "#" .. k
+    end
+    seen[p.name] = true
+    players[i] = p
+  end
+  return players
+end
+
+-- check(o) -> s: the user's settings checked and completed.
+function M.check(o)
+  if type(o) ~= "table" then error("tournament settings must be a table", 0) end
+  M.check_keys(o, KNOWN, "the tournament settings")
+  local s = {}
+  for k, v in pairs(o) do s[k] = v end
+  if s.sprt and s.games == nil then s.games = 1000 end -- the most an SPRT match may take
+  for k, v in pairs(DEFAULTS) do if s[k] == nil then s[k] = v end end
+  if not M.FORMATS[s.format] then
+    error("format must be roundrobin, gauntlet or swiss (got '" .. tostring(s.format) .. "')", 0)
+  end
+  if type(s.bots) ~= "table" or #s.bots < 2 then error("a tournament needs at least two bots", 0) end
+  posint("games", s.games, M.MAX_GAMES)
+  if s.games % 2 == 1 then
+    error("games must be even: every opening is played twice, colours swapped (got " .. s.games .. ")", 0)
+  end
+  posint("workers", s.workers, M.MAX_WORKERS)
+  if math.type(s.seed) ~= "integer" then error("seed must be an integer (got " .. tostring(s.seed) .. ")", 0) end
+  if type(s.time) ~= "number" or not (s.time > 0) or s.time > M.MAX_TIME then
+    error(string.format("time must be a positive number of seconds per move, at most %g (got %s)",
+      M.MAX_TIME, tostring(s.time)), 0)
+  end
+  if s.hang ~= nil and (type(s.hang) ~= "number" or not (s.hang > 0) or s.hang > M.MAX_TIME) then
+    error("hang must be a positive number of seconds (got " .. tostring(s.hang) .. ")", 0)
+  end
+  if s.event ~= nil and (type(s.event) ~= "string" or #s.event > 200) then
+    error("event must be a string of at most 200 bytes", 0)
+  end
+  if s.rounds == nil then
+    if s.format == "swiss" then
+      local r = 1
+      while (1 << r) < #s.bots do r = r + 1 end
+      s.rounds = r
+    else
+      s.rounds = 1
+    end
+  end
+  posint("rounds", s.rounds, M.MAX_ROUNDS)
+  if s.sprt then
+    if #s.bots ~= 2 then error("an SPRT match needs exactly two bots (got " .. #s.bots .. ")", 0) end
+    if s.format == "swiss" then error("an SPRT match cannot be a Swiss tournament", 0) end
+    local ok, t = pcall(stats.sprt, s.sprt)
+    if not ok then error(M.clean(t), 0) end
+    s.sprt = { elo0 = t.elo0, elo1 = t.elo1, alpha = t.alpha, beta = t.beta }
+  end
+  if s.shard then
+    local i, n = s.shard[1], s.shard[2]
+    if math.type(i) ~= "integer" or math.type(n) ~= "integer" or n < 1 or i < 1 or i > n then
+      error("shard must be I/N with 1 <= I <= N", 0)
+    end
+    if n > 1 and s.format == "swiss" then
+      error("a Swiss tournament cannot be sharded: each round is paired from the results of the last", 0)
+    end
+    if n > 1 and s.sprt then
+      error("an SPRT match cannot be sharded: it stops as soon as it is decided", 0)
+    end
+  end
+  s.players = players_of(s.bots)
+  local pairs_per_cycle = s.format == "gauntlet" and #s.players - 1 or #s.players * (#s.players - 1) // 2
+  if pairs_per_cycle * s.games * s.rounds > 10 * M.MAX_GAMES then
+    error(string.format("the schedule would hold %d games: more than %d", pairs_per_cycle * s.games *
+      s.rounds, 10 * M.MAX_GAMES), 0)
+  end
+  -- the board: variant defaults, then the size
+  local ok, g = pcall(require("konane").new, { variant = s.variant, rows = s.rows, cols = s.cols })
+  if not ok then error(M.clean(g), 0) end
+  s.variant, s.rows, s.cols = g:variant(), g:rows(), g:cols()
+  s.event = s.event or M.EVENT
+  return s
+end
+
+-- The settings that define the games, as saved in tournament.cfg (see konane.tournament.cfg).
+function M.saved(s)
+  local c = { bots = {} }
+  for _, k in ipairs(M.SAVED) do c[k] = s[k] end
+  for i, p in ipairs(s.players) do c.bots[i] = { name = p.name, spec = p.spec } end
+  c.openings = s.openings_list
+  return c
+end
+
+-- from_saved(cfg, o, where) -> s: the settings of a saved tournament, with the run options of
+-- 'o' (workers, progress, callbacks, bot tables). A setting given again in 'o' must agree with
+-- the saved one.
+function M.from_saved(cfg, o, where)
+  local merged = { bots = {} }
+  for _, k in ipairs(M.SAVED) do merged[k] = cfg[k] end
+  for i, b in ipairs(cfg.bots) do
+    merged.bots[i] = b.spec ~= b.name and { spec = b.spec, label = b.name } or b.spec
+  end
+  for _, k in ipairs { "format", "games", "rounds", "variant", "rows", "cols", "time", "seed", "event" } do
+    if o[k] ~= nil and o[k] ~= cfg[k] then
+      error(string.format("%s %s differs from the saved tournament (%s) in %s", k, tostring(o[k]),
+        tostring(cfg[k]), where), 0)
+    end
+  end
+  if o.openings ~= nil then
+    error("the openings are saved with the tournament in " .. where .. ": drop the openings when resuming", 0)
+  end
+  if o.shard ~= nil then
+    local a, b = o.shard, cfg.shard or { 1, 1 }
+    if type(a) ~= "table" or a[1] ~= b[1] or a[2] ~= b[2] then
+      error("the shard differs from the saved tournament in " .. where, 0)
+    end
+  end
+  if o.sprt ~= nil then
+    local ok, t = pcall(stats.sprt, o.sprt)
+    local c = cfg.sprt
+    if not ok or not c or t.elo0 ~= c.elo0 or t.elo1 ~= c.elo1 or t.alpha ~= c.alpha or t.beta ~= c.beta then
+      error("the SPRT settings differ from the saved tournament in " .. where, 0)
+    end
+  end
+  if o.bots then
+    local same = #o.bots == #cfg.bots
+    for i, b in ipairs(o.bots) do
+      local spec = type(b) == "table" and (b.spec or b.name) or b
+      if not cfg.bots[i] or (spec ~= cfg.bots[i].spec and spec ~= cfg.bots[i].name) then same = false end
+      -- bot tables are used as given (they cannot be saved)
+      if type(b) == "table" and b.choose then merged.bots[i] = b end
+    end
+    if not same then error("the bots differ from the saved tournament in " .. where, 0) end
+  end
+  for _, k in ipairs { "workers", "progress", "on_game", "log", "out", "hang" } do merged[k] = o[k] end
+  merged.resume = true
+  local s = M.check(merged)
+  s.openings_list = cfg.openings
+  return s
+end
+
+return M
