@@ -229,13 +229,13 @@ static void typed_move_shows_the_new_board(void **state) {
   (void)state;
   assert_true(expect(s, "> "));
   send(s, "d5\r");
-  assert_true(expect(s, "  5 o x o . o x o x 5"));
+  assert_true(expect(s, "  5 o x o[.]o x o x 5"));
   assert_true(expect(s, "White (o) to move"));
   assert_true(expect(s, "last d5 (Black)"));
   send(s, "e5\r");
-  assert_true(expect(s, "  5 o x o . . x o x 5"));
+  assert_true(expect(s, "  5 o x o .[.]x o x 5"));
   send(s, "b5-d5\r");
-  assert_true(expect(s, "  5 o . . x . x o x 5"));
+  assert_true(expect(s, "  5 o[.].[x]. x o x 5"));
   assert_true(expect(s, "last b5-d5 (Black)"));
   send(s, "e5-e9\r");
   assert_true(expect(s, "illegal move 'e5-e9'"));
@@ -425,7 +425,7 @@ static void piped_input_runs_without_prompts(void **state) {
   assert_int_equal(rc, 0);
   /* not a Lua chunk: read line by line as REPL input, still no prompt */
   out = run_piped(cmd, "d5\nprint(g:ply())\n1 + 2\n", &rc);
-  assert_non_null(strstr(out, "  5 o x o . o x o x 5"));
+  assert_non_null(strstr(out, "  5 o x o[.]o x o x 5"));
   assert_non_null(strstr(out, "\n1\n3\n"));
   assert_null(strstr(out, "> "));
   assert_null(strstr(out, "\033["));

@@ -237,57 +237,13 @@ end
 
 -- ---------------------------------------------------------------- drawing
 
-local ESC = string.char(27)
-
---- The board drawn with coordinates: opts.color (ANSI colours), opts.last
---- (mark the last move's squares, default true), opts.turn (default true).
+--- g:draw{color=, flip=, last=, turn=, info=}: the board as text (konane.draw.board), the
+--- renderer tostring(g), the REPL and the human bot share.
 function Game:draw(opts)
-  opts = opts or {}
-  local color = opts.color
-  local rows, cols = self:rows(), self:cols()
-  local marked = {}
-  local last = self:last()
-  if last and opts.last ~= false then
-    for s in last:gmatch("%a%d+") do marked[s] = true end
-  end
-  local out = {}
-  for r = rows - 1, 0, -1 do
-    local line = { ("%3d "):format(r + 1) }
-    for f = 0, cols - 1 do
-      local sq = M.square(f, r)
-      local who = self:at(sq)
-      local ch = who == "black" and "x" or who == "white" and "o" or "."
-      if color then
-        local fg = who == "black" and "1;31" or who == "white" and "1;37" or "2"
-        local bg = (f + r) % 2 == 1 and "48;5;180" or "48;5;94"
-        if marked[sq] then bg = "48;5;65" end
-        ch = ESC .. "[" .. fg .. ";" .. bg .. "m " .. ch .. ESC .. "[0m"
-        line[#line + 1] = ch
-      else
-        line[#line + 1] = (marked[sq] and "*" or " ") .. ch
-      end
-    end
-    out[#out + 1] = table.concat(line)
-  end
-  local files = { "    " }
-  for f = 0, cols - 1 do files[#files + 1] = " " .. FILES:sub(f + 1, f + 1) end
-  out[#out + 1] = table.concat(files)
-  if opts.turn ~= false then
-    local status
-    if self:over() then
-      status = ("Game over: %s wins (%s has no move)"):format(
-        self:winner() == "black" and "Black (x)" or "White (o)",
-        self:turn() == "black" and "Black" or "White")
-    else
-      status = (self:turn() == "black" and "Black (x)" or "White (o)") .. " to move"
-    end
-    if last then status = status .. ("   last move: %s"):format(last) end
-    out[#out + 1] = status
-  end
-  return table.concat(out, "\n")
+  return require("konane.draw").board(self, opts)
 end
 
-core.meta.__tostring = function(g) return g:draw() end
+core.meta.__tostring = function(g) return require("konane.draw").board(g) end
 
 --- g:svg{...}: the position as an SVG document (konane.svg, docs/pictures.md).
 function Game:svg(opts)

@@ -1,8 +1,9 @@
--- The REPL's Lua side (lua/konane/repl.lua): pretty-printer, typed moves, completion, board
+-- The REPL's Lua side (lua/konane/repl/): pretty-printer, typed moves, completion, board
 -- drawing and the commands, with their output captured. The terminal side (readline, Ctrl-C,
 -- history) is tested through a pseudo-terminal in tests/test_repl_pty.c.
 local konane = require "konane"
 local repl = require "konane.repl"
+local draw = require "konane.draw"
 
 -- Run fn with print and io.write captured; returns the text written.
 local function capture(fn, ...)
@@ -46,7 +47,9 @@ local function lacks(text, unwanted)
   end
 end
 
-local function cmd(name) return repl.commands[name].fn end
+-- The function a user calls for command 'name' (errors become one plain line).
+local function cmd(name) return repl.commands[name].call end
+local S = repl.session
 
 -- The message of an error raised by fn (plain REPL errors are tables with __tostring).
 local function error_of(fn, ...)
@@ -140,31 +143,84 @@ return {
     rawset(_G, "_", nil)
   end,
 
-  ["draw shows coordinates, the turn, the phase and the last move"] = function()
+  ["draw shows coordinates, the turn, the phase and the last move, marked"] = function()
     local g = konane.new()
     g:play("d5")
     g:play("e5")
     g:play("b5-d5")
+    S.flip = false
     local s = repl.draw(g, { color = false })
-    has(s, "  5 o . . x . x o x 5")
+    has(s, "  5 o[.].[x]. x o x 5")  -- origin b5 and landing d5 of the last move
     has(s, "White (o) to move, jump, last b5-d5 (Black), ply 3")
     lacks(s, "\27[")
     local c = repl.draw(g, { color = true })
-    has(c, "\27[7m")  -- the squares of the last move are highlighted
-    has(c, "\27[1;31mx")
+    has(c, "\27[7m\27[1;31mx")  -- the landing square in reverse video, no brackets
+    lacks(c, "]")
   end,
 
   ["draw says who won when the game is over"] = function()
     local g = konane.new { fen = "o1o/3/3 b" }
     local s = repl.draw(g, { color = false })
-    has(s, "Game over: Black has no legal move, White wins")
+    has(s, "Game over: White wins (Black has no legal move)")
   end,
 
   ["draw handles the widest board"] = function()
     local g = konane.new { rows = 20, cols = 20 }
+    S.flip = false
     local s = repl.draw(g, { color = false })
     has(s, " 20 x o")
     has(s, "    a b c d e f g h i j k l m n o p q r s t")
+  end,
+
+  ["one drawing: print(g), g:draw(), board() and the human bot draw the same text"] = function()
+    local g = konane.new()
+    g:play("d5")
+    g:play("e5")
+    local expected = draw.board(g)
+    assert(tostring(g) == expected)
+    assert(g:draw() == expected)
+    S.flip = false
+    local out = with_game(g, cmd("board"))
+    assert(out == expected .. "\n", out)
+    local written = {}
+    local bot = require("konane.bots.human").new {
+      input = function() return "b5-d5" end,
+      output = function(text) written[#written + 1] = text end,
+    }
+    assert(bot:choose(g:clone()) == "b5-d5")
+    local text = table.concat(written)
+    has(text, expected .. "\n")
+    lacks(text, "remove")            -- no internal phase names
+    local _, n = text:gsub("last e5", "")
+    assert(n == 1, "the last move is said once:\n" .. text)
+  end,
+
+  ["flip draws the board from White's side"] = function()
+    local g = konane.new()
+    g:play("d5")
+    local s = draw.board(g, { flip = true })
+    local lines = {}
+    for line in s:gmatch("[^\n]+") do lines[#lines + 1] = line end
+    assert(lines[1] == "    h g f e d c b a", lines[1])
+    assert(lines[2] == "  1 x o x o x o x o 1", lines[2])
+    assert(lines[5] == "  4 o x o x o x o x 4", lines[5])
+    assert(lines[6] == "  5 x o x o[.]o x o 5", lines[6])
+    S.flip = false
+    local out = with_game(g, cmd("flip"))
+    has(out, "    h g f e d c b a")
+    assert(S.flip == true)
+    with_game(g, cmd("flip"))
+    assert(S.flip == false)
+  end,
+
+  ["vs as White draws the board from White's side"] = function()
+    local g = konane.new()
+    local out = with_game(g, function() cmd("vs")("random:seed=3", "white") end)
+    has(out, "You play White against random")
+    has(out, "    h g f e d c b a")
+    assert(g:ply() == 1 and g:turn() == "white")
+    with_game(g, function() cmd("vs")(false) end)
+    S.flip = false
   end,
 
   ["a typed move becomes a call that plays it"] = function()
@@ -252,7 +308,7 @@ return {
   ["play shows the board; an illegal move says why and changes nothing"] = function()
     local g = konane.new()
     local out = with_game(g, function() cmd("play")("d5") end)
-    has(out, "  5 o x o . o x o x 5")
+    has(out, "  5 o x o[.]o x o x 5")
     has(out, "last d5 (Black)")
     local msg = error_of(with_game, g, function() repl.typed_move("e5-e9") end)
     has(msg, "illegal move 'e5-e9'")
@@ -374,6 +430,183 @@ return {
     g:play("b4")
     local out = with_game(g, function() cmd("solve")(10) end)
     has(out, "Black to move loses")
+  end,
+
+  ["a mistake in a command is one line naming the call, without a traceback"] = function()
+    local msg = error_of(cmd("new"), 30)
+    assert(msg == "new(30): rows must be 1..20", msg)
+    msg = error_of(cmd("new"), { rowz = 3 })
+    assert(not msg:find("\n") and not msg:find("%.lua:%d"), msg)
+    has(msg, "new({rowz = 3}): unknown option 'rowz'")
+    msg = error_of(with_game, konane.new(), function() cmd("seek")("x") end)
+    has(msg, 'seek("x"): ply must be a whole number')
+    msg = error_of(cmd("undo"), 0)
+    has(msg, "undo(0): n must be a whole number of moves")
+  end,
+
+  ["a misspelt bot in vs() keeps the finished game"] = function()
+    local g = konane.new { fen = "o1o/3/3 b" }  -- over: Black has no move
+    for _, spec in ipairs { "alphabta", "greedy:dept=3" } do
+      local msg = error_of(with_game, g, function() cmd("vs")(spec) end)
+      has(msg, "vs(\"" .. spec .. "\"): ")
+      lacks(msg, "\n")
+    end
+    has(error_of(with_game, g, function() cmd("vs")("random", "purple") end), "unknown bot 'purple'")
+    has(error_of(with_game, g, function() cmd("vs")("random", "black", { tc = "1", nope = 1 }) end),
+      "unknown option 'nope'")
+    -- with_game restores g afterwards; check the game each call saw was kept
+    local seen
+    with_game(g, function()
+      pcall(cmd("vs"), "alphabta")
+      seen = rawget(_G, "g")
+    end)
+    assert(seen == g and g:over(), "the finished game was replaced")
+  end,
+
+  ["after a vs() game ends, undo() takes back the move and the reply and the bot plays on"] = function()
+    -- Black to move on a 1x5 strip: b1-d1 wins at once (White is left without a piece)
+    local g = konane.new { fen = "1xo2 b" }
+    with_game(g, function() cmd("vs")("greedy", "white") end)
+    assert(g:ply() == 1 and g:over(), "greedy (Black) should have won: " .. g:fen())
+    local out = with_game(g, function() cmd("undo")() end)
+    has(out, "undone: ")
+    assert(g:ply() == 0 and g:turn() == "black", g:fen())
+    assert(repl.session.opponent and repl.session.opponent.game == g, "the opponent was dropped")
+    with_game(g, function() cmd("vs")(false) end)
+
+    -- the usual case: the user (Black) moves, the bot replies, the game ends with the reply
+    g = konane.new { rows = 4, cols = 4, variant = "free" }
+    with_game(g, function() cmd("vs")("random:seed=5", "black") end)
+    local moves = { }
+    while not g:over() do
+      local m = g:moves()[1]
+      moves[#moves + 1] = m
+      with_game(g, function() repl.typed_move(m) end)
+    end
+    local before = g:ply()
+    local last_by_bot = g:turn() == "black"  -- Black (the user) is to move and has none
+    with_game(g, function() cmd("undo")() end)
+    assert(g:turn() == "black", "the user's turn again")
+    assert(g:ply() == before - (last_by_bot and 2 or 1), before .. " -> " .. g:ply())
+    -- the bot answers the next move as before
+    local ply = g:ply()
+    with_game(g, function() repl.typed_move(g:moves()[1]) end)
+    assert(g:over() or g:ply() == ply + 2, "the bot did not answer")
+    with_game(g, function() cmd("vs")(false) end)
+  end,
+
+  ["scores read as moves of mobility, proved results as a win or loss in n plies"] = function()
+    local format = require "konane.repl.format"
+    assert(format.score(140) == "+1.4", format.score(140))
+    assert(format.score(-30) == "-0.3")
+    assert(format.score(0) == "0.0")
+    assert(format.score(29997) == "win in 3")
+    assert(format.score(-29996) == "loss in 4")
+    assert(format.score(-30000) == "lost")
+    assert(format.score(math.huge) == "win" and format.score(-math.huge) == "loss")
+  end,
+
+  ["vs() shows the engine's score and depth with its move"] = function()
+    local g = konane.new { rows = 6, cols = 6 }
+    if not g.search then return end
+    local out = with_game(g, function()
+      cmd("vs")("alphabeta:depth=3")
+      repl.typed_move("c4")
+    end)
+    assert(out:find("alphabeta:depth=3 %(White%) plays %a%d  %([-+]?%d+%.%d, depth 3, %d+%.%d%d s%)") or
+      out:find("alphabeta:depth=3 %(White%) plays %a%d  %(%a+ in %d+, depth 3"), out)
+    with_game(g, function() cmd("vs")(false) end)
+  end,
+
+  ["pgn() after vs() names both players; a file bot by its name, its path in a tag"] = function()
+    local g = konane.new { rows = 4, cols = 4, variant = "free" }
+    local out = with_game(g, function()
+      cmd("vs")("examples/bots/greedy.lua", "random:seed=1")
+      cmd("pgn")()
+    end)
+    has(out, '[Black "greedy-example"]')
+    has(out, '[White "random:seed=1"]')
+    has(out, '[BlackFile "examples/bots/greedy.lua"]')
+    g = konane.new()
+    out = with_game(g, function()
+      cmd("vs")("random:seed=2")
+      repl.typed_move("d5")
+      cmd("pgn")()
+    end)
+    has(out, '[White "random:seed=2"]')
+    has(out, '[Black "' .. (os.getenv("USER") or "you") .. '"]')
+    with_game(g, function() cmd("vs")(false) end)
+  end,
+
+  ["back, forward and seek step through a game; a new move drops the later ones"] = function()
+    local g = konane.new()
+    for _, m in ipairs { "d5", "e5", "b5-d5", "e3-e5" } do g:play(m) end
+    with_game(g, function() cmd("back")() end)
+    assert(g:ply() == 3)
+    with_game(g, function() cmd("back")(2) end)
+    assert(g:ply() == 1)
+    local out = with_game(g, cmd("history"))
+    has(out, "1. d5\nahead: 1... e5 2. b5-d5 e3-e5")
+    with_game(g, function() cmd("forward")() end)
+    assert(g:ply() == 2 and g:last() == "e5")
+    with_game(g, function() cmd("seek")(-1) end)
+    assert(g:ply() == 4 and g:last() == "e3-e5")
+    with_game(g, function() cmd("seek")(0) end)
+    assert(g:ply() == 0)
+    has(error_of(with_game, g, function() cmd("seek")(5) end), "the game has 4 plies")
+    with_game(g, function() cmd("seek")(2) end)
+    -- the same move as the line keeps the rest; another drops it
+    with_game(g, function() repl.typed_move("b5-d5") end)
+    with_game(g, function() cmd("forward")() end)
+    assert(g:ply() == 4, "the line was kept")
+    with_game(g, function() cmd("seek")(2) end)
+    local other_move
+    for _, m in ipairs(g:moves()) do if m ~= "b5-d5" then other_move = m break end end
+    with_game(g, function() repl.typed_move(other_move) end)
+    out = with_game(g, function() cmd("forward")() end)
+    has(out, "already at the end")
+    assert(g:ply() == 3 and g:last() == other_move)
+  end,
+
+  ["moves() on a finished game says who won once"] = function()
+    local g = konane.new { fen = "o1o/3/3 b" }
+    local out = with_game(g, cmd("moves"))
+    assert(out == "White wins: Black has no legal move.\n", out)
+  end,
+
+  ["open() of a game the file does not have says how many it has"] = function()
+    local path = os.tmpname()
+    local g = konane.new { rows = 4, cols = 4 }
+    with_game(g, function() cmd("pgn")(path) end)
+    local msg = error_of(cmd("open"), path, 5)
+    has(msg, "has 1 game; there is no game 5")
+    os.remove(path)
+  end,
+
+  ["konane.<Tab> offers the parts loaded on first use"] = function()
+    local old = rawget(_G, "konane")
+    rawset(_G, "konane", konane)
+    local c = repl.complete("konane.", "konane.", 0)
+    rawset(_G, "konane", old)
+    for _, want in ipairs { "konane.pgn", "konane.tournament", "konane.draw", "konane.stats", "konane.new(" } do
+      assert(contains(c, want), want .. " not in: " .. table.concat(c, " "))
+    end
+    assert(not contains(c, "konane.init"))
+  end,
+
+  ["analyze interrupted keeps the best line found so far"] = function()
+    local Game = konane.core.Game
+    local real = Game.search
+    if not real then return end
+    Game.search = function(_, limits)
+      limits.info { depth = 7, score = 120, nodes = 5000, time = 0.5, pv = { "d5", "e5" }, move = "d5" }
+      error("interrupted!", 0)
+    end
+    local ok, out = pcall(with_game, konane.new(), function() cmd("analyze")() end)
+    Game.search = real
+    assert(ok, out)
+    has(out, "interrupted; best: d5  (+1.2, depth 7")
+    has(out, "line: d5 e5")
   end,
 
   ["start installs the commands and a game without replacing user globals"] = function()

@@ -1,0 +1,100 @@
+-- konane.repl.match: playing moves on the current game, and the bot set by vs() answering them.
+--
+-- play(move) is what a typed move, play() and go() run: play it, let the opponent answer while
+-- it is its turn, show the board. The opponent stays after the game ends, so undo() can take
+-- back the last move and the reply and the game goes on against the same bot.
+
+local S = require("konane.repl.session")
+local format = require("konane.repl.format")
+
+local M = {}
+
+local paint, write, side_name, other = S.paint, S.write, S.side_name, S.other
+
+--- make_bot(spec) -> bot
+-- konane.bot(spec); raises (with the bot library's message) on an unknown bot or a bad option.
+function M.make_bot(spec)
+  local k = S.need_konane()
+  return k.bot(spec)
+end
+
+--- result_line(g) -> "White wins: Black has no legal move."
+function M.result_line(g)
+  local w = g:winner()
+  return string.format("%s wins: %s has no legal move.", side_name(w), side_name(other(w)))
+end
+
+-- What a bot said about its move ({score=, depth=} from choose's second result), in words.
+local function about(info, spent)
+  local parts = {}
+  if type(info) == "table" then
+    if type(info.score) == "number" then parts[#parts + 1] = format.score(info.score) end
+    if info.depth then parts[#parts + 1] = "depth " .. tostring(info.depth) end
+  end
+  parts[#parts + 1] = string.format("%.2f s", spent)
+  return table.concat(parts, ", ")
+end
+M.about = about
+
+--- bot_move(bot, g, clock) -> move, spent seconds, info
+-- Let 'bot' choose a move for the side to move of 'g' (on a copy) and play it on 'g'. 'clock'
+-- ({time=, game_time=}) is what the bot is told it has; by default a generous move time.
+function M.bot_move(bot, g, clock)
+  local t0 = S.now()
+  local move, info = bot:choose(g:clone(), clock or { time = S.bot_clock, ply = g:ply() })
+  local spent = S.now() - t0
+  if type(move) ~= "string" then
+    S.fail(string.format("bot '%s' answered %s instead of a move", tostring(bot.name), tostring(move)))
+  end
+  local ok, canon = pcall(g.play, g, move)
+  if not ok then
+    S.fail(string.format("bot '%s' answered an illegal move: %s", tostring(bot.name), S.clean(canon)))
+  end
+  return canon, spent, info
+end
+
+--- replies(g) -> true when the opponent moved
+-- After a move of the user: the opponent set by vs() answers while it is its turn (and the
+-- game is not over). Ctrl-C while it thinks returns to the prompt with the opponent kept.
+function M.replies(g)
+  local opp = S.opponent
+  if not opp then return false end
+  if opp.game ~= g then
+    S.drop_opponent()
+    return false
+  end
+  local replied = false
+  while not g:over() and g:turn() == opp.side do
+    local bot = opp.bot
+    local redraw = S.can_redraw()
+    if redraw then write(paint("dim", string.format("%s is thinking...", bot.name or "bot"))) end
+    local clock = opp.clock and opp.clock:for_bot(g) or nil
+    local ok, move, spent, info = pcall(M.bot_move, bot, g, clock)
+    if redraw then write("\r\27[K") end
+    if not ok then
+      if not S.is_interrupt(move) then S.drop_opponent() end
+      error(move, 0)
+    end
+    if opp.clock then opp.clock:spent(opp.side, spent) end
+    print(string.format("%s (%s) plays %s  (%s)", bot.name or "bot", side_name(opp.side), move,
+      about(info, spent)))
+    replied = true
+    if opp.clock and opp.clock:flagged(opp.side) then break end
+  end
+  return replied
+end
+
+--- play(move): play 'move' on the current game, let the opponent answer, show the board.
+function M.play(move)
+  local g = S.game()
+  if g:over() then
+    S.fail(string.format("the game is over (%s); undo() takes moves back, new() starts another",
+      M.result_line(g)))
+  end
+  local ok, err = pcall(g.play, g, move)
+  if not ok then S.fail(S.clean(err)) end
+  M.replies(g)
+  S.show_board(g)
+end
+
+return M
