@@ -191,20 +191,177 @@ static void opt_weights(lua_State *L, int idx, kn_weights *w) {
   lua_pop(L, 1);
 }
 
+/* ---- transposition tables that last ---- */
+
+#define TABLE_MT "konane.Table"
+#define GAME_TABLES "konane.gametables" /* registry: board -> table (weak) */
+
+/* A table object: konane.hashtable(mb), or a game's own (shared with its
+** clones: they have the same board object). */
+typedef struct ltable {
+  kn_tt *tt;
+} ltable;
+
+static ltable *check_table(lua_State *L, int idx) {
+  ltable *t = (ltable *)luaL_checkudata(L, idx, TABLE_MT);
+  if (!t->tt) luaL_argerror(L, idx, "the table is closed");
+  return t;
+}
+
+/* Pushes a new table object of 'mb' megabytes; raises when out of
+** memory. (No collector step for the memory held outside Lua: a forced
+** cycle here cost a time-limited bot tens of milliseconds; games and bots
+** allocate enough in Lua for the collector to come by regularly.) */
+static ltable *push_table(lua_State *L, double mb) {
+  ltable *t = (ltable *)lua_newuserdatauv(L, sizeof *t, 0);
+  t->tt = NULL;
+  luaL_setmetatable(L, TABLE_MT);
+  t->tt = kn_tt_new(mb);
+  if (!t->tt)
+    luaL_error(L, "not enough memory for a %f MB table", (lua_Number)mb);
+  return t;
+}
+
+/* konane.hashtable([mb]) -> a table to share among searches (16 MB). */
+static int l_hashtable(lua_State *L) {
+  double mb = luaL_optnumber(L, 1, 16);
+  luaL_argcheck(L, mb >= 0 && mb <= 65536, 1, "size must be 0 to 65536 MB");
+  push_table(L, mb);
+  return 1;
+}
+
+static int l_table_gc(lua_State *L) {
+  ltable *t = (ltable *)luaL_checkudata(L, 1, TABLE_MT);
+  kn_tt_free(t->tt);
+  t->tt = NULL;
+  return 0;
+}
+
+/* t:size() -> megabytes actually allocated */
+static int l_table_size(lua_State *L) {
+  ltable *t = check_table(L, 1);
+  lua_pushnumber(L, (lua_Number)((t->tt->mask + 1) * KN_TT_BUCKET *
+                                 sizeof(kn_tt_slot)) / 1048576.0);
+  return 1;
+}
+
+static int l_table_clear(lua_State *L) {
+  kn_tt_clear(check_table(L, 1)->tt);
+  return 0;
+}
+
+/* t:hashfull() -> per mille of the entries written by the last search */
+static int l_table_hashfull(lua_State *L) {
+  lua_pushinteger(L, kn_tt_hashfull(check_table(L, 1)->tt));
+  return 1;
+}
+
+static int l_table_tostring(lua_State *L) {
+  ltable *t = (ltable *)luaL_checkudata(L, 1, TABLE_MT);
+  if (!t->tt) lua_pushliteral(L, "table (closed)");
+  else
+    lua_pushfstring(L, "table (%f MB)",
+                    (lua_Number)((t->tt->mask + 1) * KN_TT_BUCKET *
+                                 sizeof(kn_tt_slot)) / 1048576.0);
+  return 1;
+}
+
+static const luaL_Reg table_methods[] = {{"size", l_table_size},
+                                         {"clear", l_table_clear},
+                                         {"hashfull", l_table_hashfull},
+                                         {"close", l_table_gc},
+                                         {NULL, NULL}};
+
+/* Pushes the registry's weak map of game tables (creating the map and
+** the table metatable on first use). */
+static void push_game_tables(lua_State *L) {
+  if (lua_getfield(L, LUA_REGISTRYINDEX, GAME_TABLES) == LUA_TTABLE) return;
+  lua_pop(L, 1);
+  lua_newtable(L);
+  lua_createtable(L, 0, 1);
+  lua_pushliteral(L, "k");
+  lua_setfield(L, -2, "__mode");
+  lua_setmetatable(L, -2);
+  lua_pushvalue(L, -1);
+  lua_setfield(L, LUA_REGISTRYINDEX, GAME_TABLES);
+}
+
 /*
-** g:search{depth=, time=, nodes=, hash_mb=, eval=, weights=, info=}
+** The table of a search: the 'table' option's object, else the game's
+** own (made on first use, remade when 'hash_mb' asks for another size),
+** which its clones share: a bot handed a fresh clone each move still
+** finds its earlier work. Leaves the table object on the stack (so it
+** lives through the call).
+*/
+static kn_tt *search_table(lua_State *L, int game, int opts) {
+  double mb;
+  ltable *t;
+  if (lk_opt_get(L, opts, "table") != LUA_TNIL) {
+    if (!luaL_testudata(L, -1, TABLE_MT))
+      luaL_argerror(L, opts, "option 'table' must be a table from "
+                             "konane.hashtable");
+    if (lk_opt_get(L, opts, "hash_mb") != LUA_TNIL)
+      luaL_argerror(L, opts, "options 'table' and 'hash_mb' exclude each "
+                             "other (the table has its size)");
+    lua_pop(L, 1);
+    return check_table(L, lua_gettop(L))->tt;
+  }
+  lua_pop(L, 1);
+  mb = lk_opt_number(L, opts, "hash_mb", 0, 65536, 16);
+  push_game_tables(L);
+  lk_push_board(L, game);
+  if (lua_rawget(L, -2) == LUA_TUSERDATA) {
+    t = (ltable *)lua_touserdata(L, -1);
+    if (t->tt && t->tt->mb == mb) {
+      lua_remove(L, -2);
+      return t->tt;
+    }
+    kn_tt_free(t->tt); /* another size: free the old one now */
+    t->tt = NULL;
+  }
+  lua_pop(L, 1);
+  t = push_table(L, mb);
+  lk_push_board(L, game);
+  lua_pushvalue(L, -2);
+  lua_rawset(L, -4);
+  lua_remove(L, -2);
+  return t->tt;
+}
+
+/* The clock options: game_time (seconds left) and increment. */
+static void opt_clock(lua_State *L, int idx, kn_search_opts *o,
+                      const kn_pos *p) {
+  double left = lk_opt_number(L, idx, "game_time", 0, 1e9, -1);
+  double inc = lk_opt_number(L, idx, "increment", 0, 1e9, 0);
+  double soft, hard;
+  if (left < 0) {
+    if (lk_opt_get(L, idx, "increment") != LUA_TNIL)
+      luaL_argerror(L, idx, "option 'increment' needs 'game_time'");
+    lua_pop(L, 1);
+    return;
+  }
+  kn_search_budget(left, inc, kn_bits_count(&p->occ), &soft, &hard);
+  o->soft_time = soft;
+  if (o->lim.time <= 0 || hard < o->lim.time) o->lim.time = hard;
+  if (o->soft_time > o->lim.time) o->soft_time = o->lim.time;
+}
+
+/*
+** g:search{depth=, time=, nodes=, game_time=, increment=, threads=,
+**          hash_mb=, table=, eval=, weights=, info=, experiment=}
 ** -> {move=, score=, depth=, nodes=, nps=, time=, pv={...}[, win=, plies=]}
 */
 static int l_search(lua_State *L) {
-  static const char *const names[] = {"depth", "time",  "nodes", "hash_mb",
-                                      "eval",  "weights", "info", NULL};
+  static const char *const names[] = {
+      "depth", "time",    "nodes", "game_time", "increment", "threads",
+      "hash_mb", "table", "eval",  "weights",   "info",      "experiment",
+      NULL};
   kn_game *g = check_game(L, 1);
   kn_search_opts o;
   kn_search_result r;
   lsearch ls;
   lk_stop_ctx sc;
   kn_tt *tt;
-  double mb;
   int rc;
 
   lk_opts_check(L, 2, names, "search");
@@ -212,7 +369,9 @@ static int l_search(lua_State *L) {
   o.lim.depth = (int)lk_opt_integer(L, 2, "depth", 1, 1000, 0);
   o.lim.time = opt_time(L, 2);
   o.lim.nodes = (uint64_t)lk_opt_integer(L, 2, "nodes", 1, LUA_MAXINTEGER, 0);
-  mb = lk_opt_number(L, 2, "hash_mb", 0, 65536, 16);
+  opt_clock(L, 2, &o, &g->pos);
+  o.threads = (int)lk_opt_integer(L, 2, "threads", 1, KN_MAX_THREADS, 1);
+  o.exp = (unsigned)lk_opt_integer(L, 2, "experiment", 0, 0xFFFF, 0);
   opt_weights(L, 2, &o.weights);
   memset(&ls, 0, sizeof ls);
   ls.L = L;
@@ -239,14 +398,11 @@ static int l_search(lua_State *L) {
   } else {
     lua_pop(L, 1);
   }
+  tt = search_table(L, 1, 2);
   lk_stop_init(L, &sc);
   o.lim.stop.fn = lk_stop;
   o.lim.stop.ud = &sc;
-  tt = kn_tt_new(mb);
-  if (!tt) return luaL_error(L, "search: not enough memory for a %f MB table",
-                             (lua_Number)mb);
   rc = kn_search(g->b, &g->pos, tt, &o, &r);
-  kn_tt_free(tt);
   if (rc) return luaL_error(L, "search: not enough memory");
   if (ls.failed) return lua_error(L); /* the callback's error is on top */
   if (r.stopped == KN_STOP_USER) return lk_stop_raise(L, &sc);
@@ -340,3 +496,20 @@ static int l_mcts(lua_State *L) {
 
 const luaL_Reg lk_engine_methods[] = {
     {"search", l_search}, {"solve", l_solve}, {"mcts", l_mcts}, {NULL, NULL}};
+
+/* core.hashtable, and the table objects' metatable. */
+void lk_engine_open(lua_State *L) {
+  if (luaL_newmetatable(L, TABLE_MT)) {
+    lua_pushcfunction(L, l_table_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_pushcfunction(L, l_table_gc);
+    lua_setfield(L, -2, "__close");
+    lua_pushcfunction(L, l_table_tostring);
+    lua_setfield(L, -2, "__tostring");
+    luaL_newlib(L, table_methods);
+    lua_setfield(L, -2, "__index");
+  }
+  lua_pop(L, 1);
+  lua_pushcfunction(L, l_hashtable);
+  lua_setfield(L, -2, "hashtable");
+}

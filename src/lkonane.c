@@ -632,6 +632,7 @@ int luaopen_konane_core(lua_State *L) {
   luaL_newlib(L, module_funcs);
   luaL_setfuncs(L, lk_proc_funcs, 0);
   luaL_setfuncs(L, lk_sandbox_funcs, 0);
+  lk_engine_open(L);
   lua_insert(L, -3); /* module, meta, methods */
   lua_setfield(L, -3, "Game");
   lua_setfield(L, -2, "meta");

@@ -100,6 +100,7 @@ double lk_now(void);
 /* ---- functions each file registers (luaopen_konane_core) ---- */
 
 extern const luaL_Reg lk_engine_methods[]; /* g:search, g:solve, g:mcts */
+void lk_engine_open(lua_State *L);         /* core.hashtable (module on top) */
 extern const luaL_Reg lk_proc_funcs[];     /* core.spawn, core.fsync, ... */
 extern const luaL_Reg lk_sandbox_funcs[];  /* core.sandbox_call, ... */
 

@@ -43,6 +43,7 @@ typedef struct sctx {
   int stop;
   int lmr;                 /* late move reductions on */
   int id;                  /* 0: the main thread */
+  uint64_t salt;           /* the board's identity, mixed into keys */
   shared *sh;
   int pvlen[KN_PV_MAX + 1];
   kn_move pv[KN_PV_MAX + 1][KN_PV_MAX];
@@ -83,8 +84,31 @@ static inline void unmake(sctx *s, kn_move m, uint64_t mask) {
   }
 }
 
+/* The table key: the occupancy (or its hash on wide boards) XOR the
+** board's salt, so a table shared by searches on different boards (or
+** variants) never confuses their positions; within one board the narrow
+** key stays perfect. */
 static inline uint64_t pos_key(const sctx *s) {
-  return s->b->narrow ? s->pos.occ.w[0] : kn_pos_hash(s->b, &s->pos);
+  return (s->b->narrow ? s->pos.occ.w[0] : kn_pos_hash(s->b, &s->pos)) ^
+         s->salt;
+}
+
+static inline uint64_t mix64(uint64_t h, uint64_t v) {
+  h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+  h *= 0xBF58476D1CE4E5B9ull;
+  return h ^ (h >> 31);
+}
+
+/* The salt of a board: its shape and its opening rules. Zero for an
+** 8x8 board with the default rules would be nice but is not needed. */
+static uint64_t board_salt(const kn_board *b) {
+  uint64_t h = mix64((uint64_t)b->rows, (uint64_t)b->cols);
+  int i, w, nw = (b->nsq + 63) / 64;
+  for (w = 0; w < nw; w++) h = mix64(h, b->first.w[w]);
+  if (b->second)
+    for (i = 0; i < b->nsq; i++)
+      for (w = 0; w < nw; w++) h = mix64(h, b->second[i].w[w]);
+  return h;
 }
 
 /* Mate scores are stored relative to the node, not the root. */
@@ -301,6 +325,7 @@ static sctx *ctx_new(const kn_board *b, const kn_pos *root, kn_tt *tt,
   for (p = 0; p < s->maxply; p++)
     s->killer[p][0] = s->killer[p][1] = KN_NOMOVE;
   s->maxnodes = id ? 0 : o->lim.nodes;
+  s->salt = board_salt(b);
   s->lmr = !o->no_lmr;
   return s;
 }

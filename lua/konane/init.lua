@@ -7,6 +7,7 @@ local M = {
   VERSION = core.VERSION,
   core = core,
   MAX_SIDE = core.MAX_SIDE,
+  hashtable = core.hashtable, -- a transposition table to share among searches
 }
 
 local Game = core.Game -- the methods table of every game

@@ -45,14 +45,81 @@ T["search returns a legal move with score, depth, nodes, time, nps and pv"] = fu
   for _, m in ipairs(r.pv) do c:play(m) end
 end
 
-T["search at a fixed depth or node count is deterministic"] = function()
+T["search at a fixed depth or node count is deterministic from the same table"] = function()
   local g = midgame()
-  local a, b = g:search { depth = 7 }, g:search { depth = 7 }
+  local fresh = function() return konane.hashtable(16) end
+  local a, b = g:search { depth = 7, table = fresh() }, g:search { depth = 7, table = fresh() }
   assert(a.move == b.move and a.score == b.score and a.nodes == b.nodes)
   assert(table.concat(a.pv, " ") == table.concat(b.pv, " "))
-  local c, d = g:search { nodes = 5000 }, g:search { nodes = 5000 }
+  local c, d = g:search { nodes = 5000, table = fresh() }, g:search { nodes = 5000, table = fresh() }
   assert(c.move == d.move and c.score == d.score and c.depth == d.depth)
   assert(c.nodes <= 5000)
+  -- a cleared table is as good as a fresh one
+  local t = fresh()
+  local e = g:search { depth = 7, table = t }
+  t:clear()
+  local f = g:search { depth = 7, table = t }
+  assert(e.nodes == a.nodes and f.nodes == a.nodes and f.move == a.move)
+end
+
+T["games keep their table between searches; hash_mb resizes it"] = function()
+  local g = midgame()
+  local fresh16 = g:search { depth = 8, table = konane.hashtable(16) }
+  local fresh1 = g:search { depth = 8, table = konane.hashtable(1) }
+  local a = g:search { depth = 8, hash_mb = 3 } -- a size no other test uses: a new table
+  assert(a.nodes == g:search { depth = 8, table = konane.hashtable(3) }.nodes)
+  local b = g:search { depth = 8, hash_mb = 3 }
+  assert(b.move == a.move and b.nodes < a.nodes, "the second search reuses the first one's work")
+  -- a clone shares its game's table, and so does any game on the same board and variant
+  assert(g:clone():search { depth = 8, hash_mb = 3 }.nodes < a.nodes)
+  assert(midgame():search { depth = 8, hash_mb = 3 }.nodes < a.nodes)
+  -- another size: a new, empty table
+  assert(g:search { depth = 8, hash_mb = 1 }.nodes == fresh1.nodes)
+  assert(g:search { depth = 8 }.nodes == fresh16.nodes)
+end
+
+T["a shared table object: size, clear, hashfull, close, and errors"] = function()
+  local t = konane.hashtable(1)
+  assert(t:size() == 1 and t:hashfull() == 0 and tostring(t) == "table (1.0 MB)")
+  local g = midgame()
+  g:search { depth = 6, table = t }
+  assert(t:hashfull() > 0)
+  t:clear()
+  assert(t:hashfull() == 0)
+  assert(konane.hashtable(0):size() > 0) -- one bucket
+  expect_error("exclude each other", g.search, g, { table = t, hash_mb = 2 })
+  expect_error("konane.hashtable", g.search, g, { table = {} })
+  expect_error("size must be", konane.hashtable, -1)
+  t:close()
+  expect_error("closed", g.search, g, { depth = 2, table = t })
+end
+
+T["threads: a legal move, the solver's result at full depth"] = function()
+  local g = midgame()
+  local r = g:search { depth = 6, threads = 2 }
+  assert(is_legal(g, r.move) and r.depth == 6)
+  for seed = 1, 4 do
+    local s = konane.new { rows = 5, cols = 5, variant = "free" }
+    local rnd = require("konane.bot").rng(seed)
+    while s:ply() < 6 and not s:over() do local m = s:moves() s:play(m[rnd(#m)]) end
+    if not s:over() then
+      local v = s:search { depth = 40, threads = 3 }
+      assert(v.win == s:solve {}.win)
+    end
+  end
+  expect_error("'threads'", g.search, g, { threads = 0 })
+  expect_error("'threads'", g.search, g, { threads = 1.5 })
+end
+
+T["a game clock: a legal move within the clock, at once when forced"] = function()
+  local g = midgame()
+  local r = g:search { game_time = 5, increment = 0.1 }
+  assert(is_legal(g, r.move) and r.depth >= 1)
+  local one = konane.new { fen = "ox.. w" }
+  r = one:search { game_time = 100 }
+  assert(r.move == "a1-c1" and r.nodes == 0)
+  expect_error("needs 'game_time'", g.search, g, { increment = 1 })
+  expect_error("'game_time'", g.search, g, { game_time = -1 })
 end
 
 T["search leaves the game as it was"] = function()

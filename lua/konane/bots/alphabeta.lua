@@ -1,16 +1,19 @@
 -- The alphabeta bot: the engine's alpha-beta search (g:search) with the options of the spec.
--- Options: depth, time (seconds per move), nodes, hash_mb, eval (a Lua function(game) -> score
--- for the side to move, 100 = one move of mobility), the evaluation weights mobility, movers and
--- tempo (each an option of its own, so "alphabeta:depth=6,mobility=120" works in a spec string;
--- or weights = {mobility=, movers=, tempo=} in a table). The time actually used is also bounded
--- by the game clock (konane.bot.budget). Without g:search, a plain Lua negamax stands in.
+-- Options: depth, time (seconds per move), nodes, threads, hash_mb, eval (a Lua function(game)
+-- -> score for the side to move, 100 = one move of mobility), the evaluation weights mobility,
+-- movers and tempo (each an option of its own, so "alphabeta:depth=6,mobility=120" works in a
+-- spec string; or weights = {mobility=, movers=, tempo=} in a table), experiment (bits of
+-- g:search's experimental switches, for matches). The bot keeps one transposition table for all
+-- its moves. The time per move is bounded by the move's limit (konane.bot.budget); with a game
+-- clock the engine plans its own time from the time left and the increment (stopping early on a
+-- forced move or a stable best move). Without g:search, a plain Lua negamax stands in.
 
 local bot_util = require("konane.bot")
 
 local M = {
   description = "alpha-beta search of the engine (depth, time, nodes, eval, weights)",
-  options = { "depth", "time", "nodes", "hash_mb", "eval", "weights", "mobility", "movers", "tempo",
-              "seed" },
+  options = { "depth", "time", "nodes", "threads", "hash_mb", "eval", "weights", "mobility",
+              "movers", "tempo", "experiment", "seed" },
 }
 
 local function now()
@@ -107,6 +110,13 @@ function M.new(opts)
   bot_util.check_number(opts, "time", "alphabeta", 0)
   bot_util.check_number(opts, "nodes", "alphabeta", 1)
   bot_util.check_number(opts, "hash_mb", "alphabeta", 0)
+  bot_util.check_number(opts, "threads", "alphabeta", 1)
+  bot_util.check_number(opts, "experiment", "alphabeta", 0)
+  for _, k in ipairs { "threads", "experiment" } do
+    if opts[k] ~= nil and math.tointeger(opts[k]) == nil then
+      error(string.format("bad option %s for bot 'alphabeta' (a whole number expected)", k), 3)
+    end
+  end
   for _, k in ipairs { "mobility", "movers", "tempo" } do
     bot_util.check_number(opts, k, "alphabeta")
   end
@@ -116,12 +126,23 @@ function M.new(opts)
   local weights = weights_of(opts)
   local self = { name = "alphabeta", opts = opts }
 
+  local table_ -- the transposition table, made at the first move and kept
+
   function self.choose(_, game, clock)
-    local time = bot_util.budget(clock, opts.time or ((opts.depth or opts.nodes) and nil or 1.0))
+    local game_time = clock and clock.game_time
+    if game_time == math.huge then game_time = nil end
+    local want = opts.time or ((opts.depth or opts.nodes or game_time) and nil or 1.0)
+    local time = bot_util.budget(game_time and { time = clock.time } or clock, want)
     local r
     if game.search then
-      r = game:search { depth = opts.depth, time = time, nodes = opts.nodes,
-                        hash_mb = opts.hash_mb, eval = opts.eval, weights = weights }
+      if not table_ and game.search and require("konane").hashtable then
+        table_ = require("konane").hashtable(opts.hash_mb or 16)
+      end
+      r = game:search { depth = opts.depth, time = time, nodes = opts.nodes, table = table_,
+                        game_time = game_time and math.max(game_time - 0.005, 0),
+                        increment = game_time and clock.increment or nil,
+                        threads = opts.threads, experiment = opts.experiment,
+                        eval = opts.eval, weights = weights }
     else
       r = M.lua_search(game, { depth = opts.depth, time = time, eval = opts.eval })
     end
