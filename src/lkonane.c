@@ -626,6 +626,7 @@ int luaopen_konane_core(lua_State *L) {
   lua_newtable(L); /* methods */
   luaL_setfuncs(L, game_methods, 0);
   luaL_setfuncs(L, lk_engine_methods, 0);
+  luaL_setfuncs(L, lk_cgt_methods, 0);
   lua_pushvalue(L, -1);
   lua_setfield(L, -3, "__index");
   /* stack: meta, methods */
@@ -633,6 +634,7 @@ int luaopen_konane_core(lua_State *L) {
   luaL_setfuncs(L, lk_proc_funcs, 0);
   luaL_setfuncs(L, lk_sandbox_funcs, 0);
   lk_engine_open(L);
+  luaL_setfuncs(L, lk_cgt_funcs, 0);
   lua_insert(L, -3); /* module, meta, methods */
   lua_setfield(L, -3, "Game");
   lua_setfield(L, -2, "meta");

@@ -103,5 +103,7 @@ extern const luaL_Reg lk_engine_methods[]; /* g:search, g:solve, g:mcts */
 void lk_engine_open(lua_State *L);         /* core.hashtable (module on top) */
 extern const luaL_Reg lk_proc_funcs[];     /* core.spawn, core.fsync, ... */
 extern const luaL_Reg lk_sandbox_funcs[];  /* core.sandbox_call, ... */
+extern const luaL_Reg lk_cgt_funcs[];      /* core.cgt_value, ... (lcgt.c) */
+extern const luaL_Reg lk_cgt_methods[];    /* g:regions */
 
 #endif

@@ -1,0 +1,155 @@
+-- konane.cgt: combinatorial game values of Konane positions.
+--
+-- A value is the game itself, with Left = Black (x) and Right = White (o),
+-- whoever is to move; any placement of pieces is accepted (square colours
+-- play no part). Values are canonical forms printed in CGSuite's notation
+-- (docs/cgt.md); they add, subtract, negate and compare with + - == < <=.
+local core = require "konane.core"
+
+local M = {}
+
+local methods = core.cgt_methods() -- the methods of every value
+
+--- The value of a game or of position text (any placement; the side to
+--- move, if given, is ignored). opts.budget caps the regions computed.
+function M.value(x, opts)
+  if type(x) ~= "string" and not (type(x) == "userdata" and x.fen) then
+    error(("bad argument #1 to 'value' (game or position text expected, got %s)")
+      :format(type(x)), 2)
+  end
+  local ok, v = pcall(core.cgt_value, x, opts)
+  if not ok then error(v, 2) end
+  return v
+end
+
+--- A value from CGSuite-style text ("3/4", "^*", "+-1", "{1|0}",
+--- "{2||1|0}"), or nil and a message.
+function M.parse(text)
+  if type(text) ~= "string" then
+    error(("bad argument #1 to 'parse' (string expected, got %s)"):format(type(text)), 2)
+  end
+  return core.cgt_parse(text)
+end
+
+--- The canonical form of { lefts | rights } (lists of values, integers or
+--- game texts).
+function M.make(lefts, rights)
+  return core.cgt_make(lefts or {}, rights or {})
+end
+
+--- Is 'v' a game value?
+function M.is_value(v)
+  return type(v) == "userdata" and getmetatable(v) ~= nil
+    and getmetatable(v).__index == methods
+end
+
+--- The independent regions of a game or position text: a list of
+--- {position = text (the board with that region's pieces), value = v}.
+function M.regions(x, opts)
+  if type(x) ~= "string" and not (type(x) == "userdata" and x.fen) then
+    error(("bad argument #1 to 'regions' (game or position text expected, got %s)")
+      :format(type(x)), 2)
+  end
+  local ok, texts, values = pcall(core.cgt_regions, x, opts)
+  if not ok then error(texts, 2) end
+  local out = {}
+  for i, t in ipairs(texts) do out[i] = { position = t, value = values[i] } end
+  return out
+end
+
+--- The sum of a list of values (0 for an empty list).
+function M.sum(list)
+  local s = M.parse("0")
+  for _, v in ipairs(list) do s = s + v end
+  return s
+end
+
+--- Counters of the region table: regions, lookups, hits, computed, games.
+function M.stats()
+  return core.cgt_stats()
+end
+
+local OUTCOMES = {
+  L = "Black (Left) wins, whoever moves first",
+  R = "White (Right) wins, whoever moves first",
+  N = "the player to move wins",
+  P = "the player to move loses",
+}
+
+--- A sentence for an outcome letter ("L", "R", "N" or "P").
+function M.outcome_text(o)
+  return OUTCOMES[o] or error(("bad outcome %s"):format(tostring(o)), 2)
+end
+
+-- More methods of values, written in Lua.
+
+--- Is v infinitesimal (both stops 0)?
+function methods.is_infinitesimal(v)
+  local l, r = v:stops()
+  return l == 0 and r == 0
+end
+
+--- The winner of value 'v' when 'turn' ("black" or "white") moves first.
+function M.winner(v, turn)
+  if turn == "black" then return v:wins("black") and "black" or "white" end
+  return v:wins("white") and "white" or "black"
+end
+
+--- Lines describing the regions of a game (the REPL's cgt()):
+--- each region's pieces and value, the sum, its outcome and the winner
+--- with the game's side to move. opts.budget as for value().
+function M.describe(game, opts)
+  local regions = M.regions(game, opts)
+  local lines, values = {}, {}
+  for i, r in ipairs(regions) do
+    values[i] = r.value
+    lines[#lines + 1] = ("region %d: %-24s %s"):format(i, tostring(r.value),
+      r.position:gsub(" [bw]$", ""))
+  end
+  local sum = M.sum(values)
+  if #regions == 0 then lines[#lines + 1] = "no pieces" end
+  lines[#lines + 1] = ("sum: %s   outcome %s: %s"):format(tostring(sum), sum:outcome(),
+    M.outcome_text(sum:outcome()))
+  if game.turn then
+    local turn = game:turn()
+    lines[#lines + 1] = ("%s to move: %s wins"):format(
+      turn == "black" and "Black" or "White",
+      M.winner(sum, turn) == "black" and "Black" or "White")
+  end
+  return table.concat(lines, "\n"), sum, regions
+end
+
+--- Every placement of a rows x cols board (3^(rows*cols) of them, at most
+--- 3^13): an iterator of position texts, in counting order (x = 1, o = 2
+--- per square, the last square fastest).
+function M.placements(rows, cols)
+  if math.type(rows) ~= "integer" or math.type(cols) ~= "integer"
+    or rows < 1 or cols < 1 or rows * cols > 13 then
+    error("placements: a board of 1 to 13 squares expected", 2)
+  end
+  local n = rows * cols
+  local digits = {}
+  for i = 1, n do digits[i] = 0 end
+  local done = false
+  local CH = { [0] = ".", "x", "o" }
+  return function()
+    if done then return nil end
+    local ranks = {}
+    for r = 0, rows - 1 do
+      local t = {}
+      for c = 1, cols do t[c] = CH[digits[r * cols + c]] end
+      ranks[r + 1] = table.concat(t)
+    end
+    local i = n
+    while i >= 1 and digits[i] == 2 do
+      digits[i] = 0
+      i = i - 1
+    end
+    if i == 0 then done = true else digits[i] = digits[i] + 1 end
+    return table.concat(ranks, "/")
+  end
+end
+
+M.methods = methods
+
+return M

@@ -1,0 +1,196 @@
+-- test_cgt.lua: konane.cgt from Lua: values of positions and games, the
+-- arithmetic and comparison metamethods, the notation, regions (their sum
+-- is the whole, on random late games), the outcome against the solver for
+-- both sides to move, and scripts/cgt.lua.
+local konane = require "konane"
+local cgt = require "konane.cgt"
+
+local T = {}
+
+local function eq(a, b, what)
+  if a ~= b then
+    error(("%s: got %s, want %s"):format(what or "value", tostring(a), tostring(b)), 2)
+  end
+end
+
+local function raises(fn, pattern)
+  local ok, err = pcall(fn)
+  if ok then error("no error raised", 2) end
+  if pattern and not tostring(err):find(pattern) then
+    error(("error '%s' does not match '%s'"):format(tostring(err), pattern), 2)
+  end
+end
+
+T["cgt-tools examples: ..ox is 1, .ox. is *, .ox./o..x/.... is +-1"] = function()
+  eq(tostring(cgt.value("..ox")), "1")
+  eq(tostring(cgt.value(".ox.")), "*")
+  eq(tostring(cgt.value(".ox./o..x/....")), "+-1")
+  eq(cgt.value(".ox./o..x/...."), cgt.parse("{1|-1}"))
+end
+
+T["any placement is accepted, the side to move is ignored"] = function()
+  -- a Black piece on a dark square: the core's position text refuses it
+  assert(not pcall(konane.new, { fen = "xo.. b" }))
+  eq(tostring(cgt.value("xo..")), "1")
+  eq(cgt.value("xo.. w"), cgt.value("xo.. b"))
+  raises(function() cgt.value("xq..") end, "unexpected character 'q' at character 2")
+  raises(function() cgt.value(42) end, "game or position text expected")
+end
+
+T["the value of a game is the value of its position"] = function()
+  local g = konane.new { fen = "x.x.x.x./8/..xo..../..ox..../8/8/8/8 w" }
+  eq(cgt.value(g), cgt.value(g:fen()))
+  -- a Black piece on a dark square is fine here: the value only sees pieces
+  eq(tostring(cgt.value("8/8/8/3xo3/8/8/8/8")), "*")
+end
+
+T["notation: parse and tostring round trip"] = function()
+  for _, s in ipairs { "0", "-3", "3/4", "-1/2", "*", "*3", "^", "v", "^^", "v3", "^*",
+    "1*", "-1/2^", "+-1", "{3|1}", "{1|0}", "{2||1|0}", "+-{2|1}", "{1,{1|0}|-1}" } do
+    eq(tostring(cgt.parse(s)), s, s)
+  end
+  eq(tostring(cgt.parse("{0|*}")), "^")
+  eq(tostring(cgt.parse("{1,*|0,-1}")), "+-1")
+  local v, err = cgt.parse("{1|")
+  eq(v, nil)
+  assert(err:find("character"), err)
+end
+
+T["arithmetic and comparison metamethods"] = function()
+  local up, star = cgt.parse("^"), cgt.parse("*")
+  eq(tostring(up + up), "^^")
+  eq(tostring(up - up), "0")
+  eq(tostring(-up), "v")
+  eq(tostring(up + star), "^*")
+  eq(tostring(cgt.parse("1/2") + 1), "3/2")
+  eq(tostring(up + "*"), "^*")
+  assert(cgt.parse("0") < up)
+  assert(up <= up and up == cgt.parse("{0|*}"))
+  assert(not (up < star) and not (star < up) and up:fuzzy(star))
+  assert(cgt.parse("1/4") > up)
+  assert(cgt.parse("+-1") ~= cgt.parse("+-2"))
+  eq(up:compare(star), "||")
+  eq(cgt.parse("1"):compare(0), ">")
+  raises(function() return up + "junk" end, "bad game 'junk'")
+  raises(function() return up + 0.1 end, "dyadic")
+end
+
+T["outcome, numbers, mean, temperature, options"] = function()
+  local pm = cgt.parse("+-1")
+  eq(pm:outcome(), "N")
+  eq(cgt.parse("^"):outcome(), "L")
+  eq(cgt.parse("-1/2"):outcome(), "R")
+  eq(cgt.parse("0"):outcome(), "P")
+  assert(cgt.parse("3/4"):is_number() and not pm:is_number())
+  eq(cgt.parse("3/4"):number(), 0.75)
+  eq(cgt.parse("-2"):number(), -2)
+  eq(math.type(cgt.parse("-2"):number()), "integer")
+  eq(cgt.parse("*5"):nimber(), 5)
+  eq(pm:mean(), 0)
+  eq(pm:temperature(), 1)
+  local g = cgt.parse("{2||1|0}")
+  eq(g:mean(), 1.25)
+  eq(g:temperature(), 0.75)
+  eq(cgt.parse("3"):temperature(), -1)
+  eq(#g:left(), 1)
+  eq(tostring(g:left()[1]), "2")
+  eq(tostring(g:right()[1]), "{1|0}")
+  local x, n, m = cgt.parse("-1/2^*3"):uptimal()
+  eq(x, -0.5); eq(n, 1); eq(m, 3)
+  assert(cgt.parse("^*"):is_infinitesimal() and not pm:is_infinitesimal())
+  eq(cgt.make({ 0 }, { "*" }), cgt.parse("^"))
+  assert(pm:wins("black") and pm:wins("white"))
+end
+
+T["g:regions splits a board and the values add up"] = function()
+  local g = konane.new { fen = "x.x.x.x./8/..xo..../..ox..../8/8/8/o.o....x b" }
+  local texts, values = g:regions()
+  assert(#texts >= 2, "expected a split board")
+  local sum = cgt.sum(values)
+  eq(sum, cgt.value(g))
+  for i, t in ipairs(texts) do
+    assert(t:find(" b$"), t)
+    eq(values[i], cgt.value(t), t)
+  end
+  local list = cgt.regions(g)
+  eq(#list, #texts)
+  eq(list[1].position, texts[1])
+end
+
+-- Random late games on 6x6 and 8x8: the regions' values add up to the
+-- whole, and the sum's outcome matches the solver for both sides to move.
+T["late games: regions sum to the whole and the outcome matches the solver"] = function()
+  local seed = 7
+  local function rand(n)
+    seed = (seed * 1103515245 + 12345) % 2147483648
+    return seed % n + 1
+  end
+  local checked = 0
+  for k = 1, 40 do
+    local size = k % 2 == 0 and 8 or 6
+    local g = konane.new { rows = size, cols = size, variant = "free" }
+    while true do
+      local moves = g:moves()
+      if #moves == 0 then break end
+      g:play(moves[rand(#moves)])
+      if g:count("black") + g:count("white") <= (size == 8 and 14 or 12) then break end
+    end
+    if not g:over() then
+      local texts, values = g:regions()
+      local v = cgt.value(g)
+      eq(cgt.sum(values), v, g:fen())
+      for _, turn in ipairs { "black", "white" } do
+        local fen = g:fen():gsub("[bw]$", turn == "black" and "b" or "w")
+        local h = konane.new { fen = fen }
+        local r = h:solve()
+        local winner = r.win and turn or (turn == "black" and "white" or "black")
+        eq(cgt.winner(v, turn), winner, fen)
+      end
+      checked = checked + 1
+    end
+  end
+  assert(checked >= 25, "too few late positions: " .. checked)
+end
+
+T["describe: the REPL's text names regions, sum and winner"] = function()
+  local g = konane.new { fen = "x.x.x.x./8/..xo..../..ox..../8/8/8/o.o....x w" }
+  local text, sum = cgt.describe(g)
+  assert(text:find("region 1"), text)
+  assert(text:find("sum: " .. tostring(sum), 1, true), text)
+  assert(text:find("White to move: %a+ wins"), text)
+end
+
+T["placements enumerate a small board"] = function()
+  local n = 0
+  for p in cgt.placements(1, 3) do
+    n = n + 1
+    assert(#p == 3)
+  end
+  eq(n, 27)
+  raises(function() cgt.placements(4, 4) end, "1 to 13 squares")
+end
+
+T["budget option and unknown options"] = function()
+  raises(function() cgt.value("..oxo/oxoxo/xoxox/oxoxo/xoxox", { budget = 50 }) end, "budget")
+  raises(function() cgt.value("..ox", { bugdet = 5 }) end, "unknown option 'bugdet'")
+  eq(tostring(cgt.value("..ox", { budget = 5 })), "1")
+end
+
+T["scripts/cgt.lua prints regions and tables"] = function()
+  local build = os.getenv("KONANE_BUILD") or "build"
+  local out = io.popen(build .. "/konane scripts/cgt.lua '.ox./o..x/....' 2>&1"):read("a")
+  assert(out:find("region 1%s+%+%-1"), out)
+  assert(out:find("sum%s+%+%-1%s+N"), out)
+  out = io.popen(build .. "/konane scripts/cgt.lua --table 1x4 2>&1"):read("a")
+  local lines = 0
+  for _ in out:gmatch("[^\n]+") do lines = lines + 1 end
+  eq(lines, 81)
+  assert(out:find("\n%.%.ox\t1\tL\n"), out)
+  assert(out:find("\n%.ox%.\t%*\tN\n"), out)
+  local p = io.popen(build .. "/konane scripts/cgt.lua 'x?' 2>&1; echo rc=$?")
+  out = p:read("a")
+  p:close()
+  assert(out:find("bad position") and out:find("rc=2"), out)
+end
+
+return T
