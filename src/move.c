@@ -78,7 +78,7 @@ int kn_square_parse(const kn_board *b, const char *s, int *sq, char *err,
     return -1;
   }
   if (f >= b->cols || r < 0 || r >= b->rows) {
-    snprintf(err, errlen, "no such square %.20s on a %dx%d board", s,
+    snprintf(err, errlen, "no such square %.20s on this %dx%d board", s,
              b->rows, b->cols);
     return -1;
   }
@@ -184,7 +184,7 @@ int kn_move_parse(const kn_board *b, const kn_pos *p, const char *s,
       return -1;
     }
     if (f >= b->cols || r < 0 || r >= b->rows) {
-      snprintf(err, errlen, "no such square %c%d on a %dx%d board", 'a' + f,
+      snprintf(err, errlen, "no such square %c%d on this %dx%d board", 'a' + f,
                r + 1, b->rows, b->cols);
       return -1;
     }

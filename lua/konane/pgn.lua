@@ -442,7 +442,8 @@ local function replay(record, konane)
     local canonical, why = g:legal(move)
     if not canonical then
       error({ pgn_error = true, line = record.lines[i],
-              message = "illegal move " .. i .. " '" .. move .. "': " .. tostring(why) }, 0)
+              message = "illegal move " .. i .. " '" .. move .. "': " ..
+                tostring(why):gsub("^illegal move '[^']*': ", "") }, 0)
     end
     g:play(canonical)
     record.moves[i] = canonical

@@ -583,6 +583,16 @@ return {
     os.remove(path)
   end,
 
+  ["open() of a record with an illegal move names the file, the line and the move once"] = function()
+    local path = os.tmpname()
+    local f = assert(io.open(path, "w"))
+    f:write('[Event "x"]\n\n1. d5 z9 *\n')
+    f:close()
+    local msg = error_of(cmd("open"), path)
+    os.remove(path)
+    assert(msg == path .. ":3: illegal move 2 'z9': no such square z9 on this 8x8 board", msg)
+  end,
+
   ["konane.<Tab> offers the parts loaded on first use"] = function()
     local old = rawget(_G, "konane")
     rawset(_G, "konane", konane)

@@ -12,26 +12,19 @@ end
 -- ("you" and the bot's name; a bot from a file is named by its name, its path in a tag), the
 -- start position when it is not the variant's, the result once the game is over.
 local function record(g)
-  local k = S.need_konane()
-  local rec = { variant = g:variant(), rows = g:rows(), cols = g:cols(), moves = g:history(),
-    tags = { Event = "konane REPL", Date = os.date("!%Y.%m.%d") } }
-  local ok, plain = pcall(k.new, { variant = g:variant(), rows = g:rows(), cols = g:cols() })
-  if not ok or plain:start_fen() ~= g:start_fen() then rec.fen = g:start_fen() end
+  local info = { game = g, event = "konane REPL", tags = {} }
   local players = S.players[g]
   if players then
     for _, side in ipairs { "black", "white" } do
       local p = players[side]
       if p then
-        rec[side] = p.name
-        if p.path then rec.tags[side == "black" and "BlackFile" or "WhiteFile"] = p.path end
+        info[side] = p.name
+        if p.path then info.tags[side == "black" and "BlackFile" or "WhiteFile"] = p.path end
       end
     end
   end
-  if g:over() then
-    rec.winner = g:winner()
-    rec.termination = "normal"
-  end
-  return rec
+  if g:over() then info.winner = g:winner() end
+  return pgn_module().record(info)
 end
 
 return {
@@ -69,7 +62,8 @@ forward() and seek(ply) then step through it.]],
       local pgn = pgn_module()
       local records, err = pgn.read_file(path)
       if not records or #records == 0 then
-        S.fail(err and S.clean(err) or ("no game in " .. path))
+        -- the reader's message names the file and line ("games.pgn:12: ..."): keep it whole
+        S.fail(err and tostring(err):match("^[^\n]*") or ("no game in " .. path))
       end
       n = n or 1
       local index = n < 0 and #records + 1 + n or n
@@ -87,7 +81,7 @@ forward() and seek(ply) then step through it.]],
       print(string.format("game %d of %d: %s - %s, %s, %d moves", index, #records, tostring(tags.Black or "?"),
         tostring(tags.White or "?"), tostring(tags.Result or "*"), #(rec.moves or {})))
       S.show_board(g)
-      if err then print("note: " .. S.clean(err)) end
+      if err then print("note: " .. tostring(err):match("^[^\n]*")) end
     end,
   },
   {
