@@ -442,6 +442,49 @@ static void piped_input_runs_without_prompts(void **state) {
   assert_int_equal(rc, 0);
 }
 
+/*
+** The mistakes and features of a newcomer's session (issue "REPL polished"),
+** as piped commands: a typo is one line, a misspelt bot keeps a finished game,
+** undo() after a vs() game ends takes back the move and the reply and the bot
+** answers again, pgn() names both players, back/forward/seek, flip.
+*/
+static void a_newcomers_session_through_piped_commands(void **state) {
+  int rc;
+  const char *out;
+  char cmd[600];
+  (void)state;
+  snprintf(cmd, sizeof cmd, "%s -i", host_path);
+  out = run_piped(cmd,
+                  "new(30)\n"
+                  "new('o1o/3/3 b')\n"
+                  "vs('alphabta')\n"
+                  "vs('greedy:dept=3')\n"
+                  "print('kept', g:fen(), g:over())\n"
+                  "new(4, 4, 'free')\n"
+                  "vs('random:seed=1')\n"
+                  "while not g:over() do play(g:moves()[1]) end\n"
+                  "n = g:ply() undo() print('after undo', g:turn(), g:over(), n - g:ply())\n"
+                  "play(g:moves()[1])\n"
+                  "pgn()\n"
+                  "seek(2) back() print('ply', g:ply()) forward(3) print('ply', g:ply())\n"
+                  "flip()\n",
+                  &rc);
+  assert_non_null(strstr(out, "new(30): rows must be 1..20\n"));
+  assert_null(strstr(out, "traceback"));
+  assert_non_null(strstr(out, "vs(\"alphabta\"): unknown bot 'alphabta'"));
+  assert_non_null(strstr(out, "vs(\"greedy:dept=3\"): unknown option 'dept'"));
+  assert_non_null(strstr(out, "kept\to1o/3/3 b\ttrue\n"));
+  assert_non_null(strstr(out, "after undo\tblack\tfalse\t2\n"));
+  /* the bot answered the move played after undo() */
+  assert_non_null(strstr(strstr(out, "after undo"), "random:seed=1 (White) plays"));
+  assert_non_null(strstr(out, "[White \"random:seed=1\"]"));
+  assert_non_null(strstr(out, "[Black \""));
+  assert_non_null(strstr(out, "\nply\t1\n"));
+  assert_non_null(strstr(out, "\nply\t4\n"));
+  assert_non_null(strstr(out, "    d c b a\n  1 "));
+  assert_true(rc != 0);  /* three lines failed, as they should */
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(banner_guides_to_a_game_and_the_prompt_appears),
@@ -454,6 +497,7 @@ int main(void) {
       cmocka_unit_test(colour_on_a_terminal_unless_no_color),
       cmocka_unit_test(playing_a_bot_it_answers_typed_moves),
       cmocka_unit_test(piped_input_runs_without_prompts),
+      cmocka_unit_test(a_newcomers_session_through_piped_commands),
   };
   return cmocka_run_group_tests_name("repl through a pty", tests, setup, teardown);
 }
