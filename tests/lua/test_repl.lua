@@ -593,6 +593,57 @@ return {
     assert(msg == path .. ":3: illegal move 2 'z9': no such square z9 on this 8x8 board", msg)
   end,
 
+  ["a time control reads as seconds+increment"] = function()
+    local clock = require "konane.repl.clock"
+    local b, i = clock.parse("300+2")
+    assert(b == 300 and i == 2)
+    b, i = clock.parse("5:00+2")
+    assert(b == 300 and i == 2)
+    b, i = clock.parse("90")
+    assert(b == 90 and i == 0)
+    for _, bad in ipairs { "abc", "0+1", "-5", "300+", "+2", "" } do
+      assert(not pcall(clock.parse, bad), bad)
+    end
+  end,
+
+  ["vs() with a clock: your time runs at the prompt, on the status line; out of time loses"] = function()
+    local t = 0
+    local real_now = S.now
+    S.now = function() return t end  -- a clock the test moves by hand
+    local g = konane.new()
+    local ok, err = pcall(function()
+      local out = with_game(g, function() cmd("vs")("random:seed=4", "black", { tc = "10+1" }) end)
+      has(out, "You play Black against random:seed=4, clock 10+1.")
+      has(out, "ply 0, Black 0:10, White 0:10")
+      t = 3
+      out = with_game(g, function() repl.typed_move("d5") end)
+      -- Black: 10 - 3 + 1; White answered at once: 10 + 1
+      has(out, ", Black 8.0 s, White 0:11")
+      t = 30
+      out = with_game(g, function() repl.typed_move(g:moves()[1]) end)
+      has(out, "Black's time ran out, White wins on time.")
+      lacks(out, "(White) plays")  -- the game is over: no reply
+      local msg = error_of(with_game, g, function() repl.typed_move(g:moves()[1]) end)
+      has(msg, "the game is over (Black's time ran out, White wins on time)")
+      out = with_game(g, cmd("pgn"))
+      has(out, '[Result "0-1"]')
+      has(out, '[Termination "time forfeit"]')
+      out = with_game(g, function() cmd("undo")() end)
+      has(out, "the clock is off")
+      with_game(g, function() repl.typed_move(g:moves()[1]) end)
+      assert(g:ply() == 4, "the game goes on after undo: " .. g:ply())
+    end)
+    S.now = real_now
+    with_game(g, function() cmd("vs")(false) end)
+    assert(ok, err)
+  end,
+
+  ["vs() rejects a bad time control before changing anything"] = function()
+    local g = konane.new { fen = "o1o/3/3 b" }
+    local msg = error_of(with_game, g, function() cmd("vs")("random", "black", { tc = "fast" }) end)
+    has(msg, "bad time control \"fast\"")
+  end,
+
   ["konane.<Tab> offers the parts loaded on first use"] = function()
     local old = rawget(_G, "konane")
     rawset(_G, "konane", konane)
@@ -601,7 +652,7 @@ return {
     for _, want in ipairs { "konane.pgn", "konane.tournament", "konane.draw", "konane.stats", "konane.new(" } do
       assert(contains(c, want), want .. " not in: " .. table.concat(c, " "))
     end
-    assert(not contains(c, "konane.init"))
+    assert(not contains(c, "konane.init") and not contains(c, "konane.tournament_worker"))
   end,
 
   ["analyze interrupted keeps the best line found so far"] = function()

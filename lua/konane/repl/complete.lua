@@ -63,7 +63,8 @@ function M.submodules(name)
         seen[dir] = true
         for _, file in ipairs(listdir(dir)) do
           local base = file:match("^([%a_][%w_]*)%.lua$")
-          if base and base ~= "init" then
+          -- *_worker.lua are programs run in a child process, not modules to load
+          if base and base ~= "init" and not base:match("_worker$") then
             found[base] = true
           elseif file:match("^[%a_][%w_]*$") then
             for _, inner in ipairs(listdir(dir .. "/" .. file)) do

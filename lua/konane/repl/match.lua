@@ -53,9 +53,31 @@ function M.bot_move(bot, g, clock)
   return canon, spent, info
 end
 
+-- The status line's extra: the clocks of a vs() game with a time control, and a loss on time.
+S.status_info = function(g)
+  local opp = S.opponent
+  if not (opp and opp.game == g and opp.clock) then return nil end
+  local text = opp.clock:text()
+  if opp.over then text = text .. "; " .. opp.over.reason end
+  return text
+end
+
+-- After a move of 'side' on the clock: a flag fall ends the game on time.
+local function check_flag(opp, side)
+  if opp.clock and opp.clock:flagged() == side and not opp.over then
+    local winner = other(side)
+    opp.over = { winner = winner, ply = opp.game:ply(),
+      reason = string.format("%s's time ran out, %s wins on time", side_name(side), side_name(winner)) }
+    print(opp.over.reason:gsub("^%l", string.upper) .. ".")
+    return true
+  end
+  return false
+end
+
 --- replies(g) -> true when the opponent moved
 -- After a move of the user: the opponent set by vs() answers while it is its turn (and the
 -- game is not over). Ctrl-C while it thinks returns to the prompt with the opponent kept.
+-- With a clock, the bot thinks on its own time and yours starts when it has moved.
 function M.replies(g)
   local opp = S.opponent
   if not opp then return false end
@@ -64,23 +86,28 @@ function M.replies(g)
     return false
   end
   local replied = false
-  while not g:over() and g:turn() == opp.side do
+  while not g:over() and not opp.over and g:turn() == opp.side do
     local bot = opp.bot
     local redraw = S.can_redraw()
     if redraw then write(paint("dim", string.format("%s is thinking...", bot.name or "bot"))) end
-    local clock = opp.clock and opp.clock:for_bot(g) or nil
+    local clock
+    if opp.clock then
+      opp.clock:start(opp.side)
+      clock = opp.clock:for_bot(opp.side)
+    end
     local ok, move, spent, info = pcall(M.bot_move, bot, g, clock)
     if redraw then write("\r\27[K") end
     if not ok then
       if not S.is_interrupt(move) then S.drop_opponent() end
       error(move, 0)
     end
-    if opp.clock then opp.clock:spent(opp.side, spent) end
+    if opp.clock then opp.clock:stop(opp.side) end
     print(string.format("%s (%s) plays %s  (%s)", bot.name or "bot", side_name(opp.side), move,
       about(info, spent)))
     replied = true
-    if opp.clock and opp.clock:flagged(opp.side) then break end
+    check_flag(opp, opp.side)
   end
+  if opp.clock and not opp.over and not g:over() then opp.clock:start(other(opp.side)) end
   return replied
 end
 
@@ -91,8 +118,18 @@ function M.play(move)
     S.fail(string.format("the game is over (%s); undo() takes moves back, new() starts another",
       M.result_line(g)))
   end
+  local opp = S.opponent
+  if opp and opp.game == g and opp.over then
+    S.fail(string.format("the game is over (%s); undo() takes moves back, new() starts another",
+      opp.over.reason))
+  end
+  local mover = g:turn()
   local ok, err = pcall(g.play, g, move)
   if not ok then S.fail(S.clean(err)) end
+  if opp and opp.game == g and opp.clock and mover ~= opp.side then
+    opp.clock:stop(mover)
+    check_flag(opp, mover)
+  end
   M.replies(g)
   S.show_board(g)
 end

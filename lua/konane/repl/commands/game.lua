@@ -123,7 +123,8 @@ The board is shown after the move; when vs() set an opponent, it answers first.]
     detail = [[
 undo() takes back one move; undo(3) three. Against an opponent set by vs(), undo() takes back
 your last move and the opponent's reply, so it is your turn again (also after the game has
-ended); the opponent then answers your next move as before. forward() replays what undo() took
+ended); the opponent then answers your next move as before. After a loss on time the game goes
+on without the clock. forward() replays what undo() took
 back, until you play another move.]],
     fn = function(n)
       local count = check_count(n, "n")
@@ -143,6 +144,11 @@ back, until you play another move.]],
           if not m then break end
           undone[#undone + 1] = m
         end
+      end
+      if opp and opp.game == g and opp.over and #undone > 0 then
+        -- the game was lost on time: it goes on, without the clock
+        opp.over, opp.clock = nil, nil
+        print("the clock is off")
       end
       if #undone == 0 then
         print("nothing to undo: the game is at its start")

@@ -1,6 +1,7 @@
 -- REPL commands for game records and variants: pgn, open, variants.
 
 local S = require("konane.repl.session")
+local other = S.other
 
 local function pgn_module()
   local ok, pgn = pcall(require, "konane.pgn")
@@ -23,7 +24,13 @@ local function record(g)
       end
     end
   end
-  if g:over() then info.winner = g:winner() end
+  local opp = S.opponent
+  if g:over() then
+    info.winner = g:winner()
+  elseif opp and opp.game == g and opp.over then
+    info.winner, info.termination = opp.over.winner, "time forfeit"
+    info.reason, info.forfeit = opp.over.reason, other(opp.over.winner)
+  end
   return pgn_module().record(info)
 end
 

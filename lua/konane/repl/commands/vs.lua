@@ -2,6 +2,7 @@
 
 local S = require("konane.repl.session")
 local match = require("konane.repl.match")
+local clock = require("konane.repl.clock")
 
 local side_name, other = S.side_name, S.other
 
@@ -26,6 +27,10 @@ local function check_args(spec, second, opts)
     if type(opts) ~= "table" then error("options must be a table such as {tc = \"300+2\"}", 0) end
     for k in pairs(opts) do
       if not VS_OPTIONS[k] then error(string.format("unknown option '%s' (known: tc)", tostring(k)), 0) end
+    end
+    if opts.tc ~= nil then
+      if bot2 then error("a time control is for a game against you (tc with one bot)", 0) end
+      clock.parse(opts.tc)
     end
   end
   return bot, bot2, you, opts or {}
@@ -67,6 +72,10 @@ vs()                         you against the engine (alphabeta), you play the si
 vs("mcts:time=0.5")          another bot (konane.bot specs: random, greedy, alphabeta, mcts,
                              solver, or a path to a bot file); vs("greedy", "white"): you play White
 vs("random", "alphabeta")    two bots play the game out from here (Ctrl-C stops)
+vs("alphabeta", "black", {tc = "300+2"})   with a clock: 5 minutes each and 2 s a move;
+                             your time runs while the prompt waits for your move, the bot
+                             thinks on its own time; the clocks are on the status line and
+                             the side whose time runs out loses
 vs(false)                    stop playing against the bot
 A finished game is replaced by a new one of the same size and variant (a misspelt bot changes
 nothing). The bot answers every move you type (or play with go()) and shows its score (see
@@ -78,7 +87,7 @@ The board is drawn with your side at the bottom (flip() turns it).]],
         print("no opponent: moves you type are played for either side")
         return
       end
-      local bot, bot2, you, _ = check_args(spec, second, opts)
+      local bot, bot2, you, o = check_args(spec, second, opts)
       local g = fresh_game()
       S.set_game(g)
       S.drop_opponent()
@@ -102,13 +111,14 @@ The board is drawn with your side at the bottom (flip() turns it).]],
         return
       end
       you = you or g:turn()
-      S.opponent = { bot = bot, side = other(you), game = g }
+      S.opponent = { bot = bot, side = other(you), game = g,
+        clock = o.tc ~= nil and clock.new(o.tc, S.now) or nil }
       S.players[g] = { [you] = { name = os.getenv("USER") or "you" },
         [other(you)] = player(bot, spec == nil and S.default_bot or spec) }
       S.flip = you == "white"
       new_game(bot, other(you), g)
-      print(string.format("You play %s against %s. Type your moves (moves() lists them).",
-        side_name(you), bot.name or "bot"))
+      print(string.format("You play %s against %s%s. Type your moves (moves() lists them).",
+        side_name(you), bot.name or "bot", o.tc ~= nil and (", clock " .. tostring(o.tc)) or ""))
       match.replies(g)
       S.show_board(g)
     end,

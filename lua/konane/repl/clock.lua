@@ -1,0 +1,89 @@
+-- konane.repl.clock: the chess clock of a vs() game with a time control.
+--
+-- Each side has its time left; a move is charged to its side and earns the increment (Fischer).
+-- The side to move's time runs from when it was last started (the board shown to you, or the
+-- bot asked), so the time you spend at the prompt counts, whatever you type meanwhile.
+
+local M = {}
+M.__index = M
+
+--- parse(tc) -> base seconds, increment seconds
+-- "300+2" (5 minutes, 2 s a move), "300" or a number (no increment), "5:00+2" (minutes:seconds).
+-- Raises a plain-worded error on anything else.
+function M.parse(tc)
+  local text = type(tc) == "number" and tostring(tc) or tc
+  if type(text) ~= "string" then error("tc must be a string such as \"300+2\"", 0) end
+  local base, inc = text:match("^%s*([%d%.:]+)%s*%+%s*([%d%.]+)%s*$")
+  if not base then base, inc = text:match("^%s*([%d%.:]+)%s*$"), "0" end
+  local function seconds(s)
+    local m, sec = s:match("^(%d+):(%d%d?%.?%d*)$")
+    if m then return tonumber(m) * 60 + tonumber(sec) end
+    return tonumber(s)
+  end
+  local b, i = base and seconds(base), tonumber(inc)
+  if not b or not i or not (b > 0) or b > 1e6 or i < 0 or i > 1e4 then
+    error(string.format("bad time control %q (expected seconds+increment, such as \"300+2\")",
+      tostring(tc)), 0)
+  end
+  return b, i
+end
+
+--- new(tc, now) -> clock
+-- 'now' is the function giving the time in seconds (the session's clock).
+function M.new(tc, now)
+  local base, inc = M.parse(tc)
+  return setmetatable({ left = { black = base, white = base }, increment = inc, now = now,
+    running = nil, since = nil, flagged_side = nil }, M)
+end
+
+--- start(side): the time of 'side' runs from now (the other side's is stopped).
+function M:start(side)
+  self.running, self.since = side, self.now()
+end
+
+--- stop(side) -> seconds spent
+-- Charges the time since start to 'side' and adds the increment; notes a flag fall.
+function M:stop(side)
+  local spent = 0
+  if self.running == side and self.since then spent = self.now() - self.since end
+  self.running, self.since = nil, nil
+  self.left[side] = self.left[side] - spent
+  if self.left[side] < 0 then
+    self.flagged_side = self.flagged_side or side
+  else
+    self.left[side] = self.left[side] + self.increment
+  end
+  return spent
+end
+
+--- for_bot(side) -> the clock table a bot's choose() gets: {time=, game_time=, increment=}
+function M:for_bot(side)
+  local left = math.max(self.left[side], 0.001)
+  return { time = left, game_time = left, increment = self.increment }
+end
+
+--- flagged() -> the side whose time ran out, or nil
+function M:flagged()
+  return self.flagged_side
+end
+
+local function mmss(t)
+  if t < 0 then t = 0 end
+  if t < 10 then return string.format("%.1f s", t) end
+  t = math.floor(t + 0.5)
+  return string.format("%d:%02d", t // 60, t % 60)
+end
+M.mmss = mmss
+
+--- text() -> "Black 4:58, White 5:00" (the running side's time as of now)
+function M:text()
+  local parts = {}
+  for _, side in ipairs { "black", "white" } do
+    local t = self.left[side]
+    if self.running == side and self.since then t = t - (self.now() - self.since) end
+    parts[#parts + 1] = (side == "black" and "Black " or "White ") .. mmss(t)
+  end
+  return table.concat(parts, ", ")
+end
+
+return M
