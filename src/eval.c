@@ -9,13 +9,15 @@
 
 #include <string.h>
 
-static const char *const weight_names[KN_NWEIGHTS] = {"mobility", "movers",
-                                                      "tempo"};
+static const char *const weight_names[KN_NWEIGHTS] = {
+    "mobility", "movers", "tempo", "safe", "attacked", "potential"};
 
+/* The defaults (docs/search.md: fitted by scripts/tune.lua, then kept
+** only where a match confirmed them). */
 void kn_weights_default(kn_weights *w) {
-  w->mobility = 100;
-  w->movers = 30;
-  w->tempo = 0;
+  memset(w, 0, sizeof *w);
+  w->w[KN_F_MOBILITY] = 100;
+  w->w[KN_F_MOVERS] = 30;
 }
 
 const char *kn_weight_name(int i) {
@@ -23,14 +25,8 @@ const char *kn_weight_name(int i) {
 }
 
 int *kn_weight_ref(kn_weights *w, int i) {
-  switch (i) {
-  case 0: return &w->mobility;
-  case 1: return &w->movers;
-  case 2: return &w->tempo;
-  default: return NULL;
-  }
+  return i >= 0 && i < KN_NWEIGHTS ? &w->w[i] : NULL;
 }
-
 
 int kn_movers(const kn_board *b, const kn_pos *p, int colour) {
   kn_move mv[KN_MAX_MOVES];
@@ -51,29 +47,121 @@ int kn_movers(const kn_board *b, const kn_pos *p, int colour) {
   return c;
 }
 
-/* The evaluation of 'p' for its side to move (see eval.h). In the two
-** removal phases only mobility counts: nothing else means much yet. */
-int kn_eval(const kn_board *b, const kn_pos *p, const kn_weights *w,
-            int mymoves) {
-  int me = p->stm, score;
+/* Bit p of the result is bit p + s of x (s may be negative). */
+static inline uint64_t at(uint64_t x, int s) {
+  return s >= 0 ? x >> s : x << -s;
+}
+/* Bit p + s of the result is bit p of x. */
+static inline uint64_t to(uint64_t x, int s) {
+  return s >= 0 ? x << s : x >> -s;
+}
+
+/* The jumps of one colour in a narrow occupancy: by direction, the single
+** jumps ('from' the movers, 'over' the jumped pieces, 'land' the
+** landings); over all moves (multiple jumps too) the movers, every piece
+** some move takes ('overall') and every landing square ('landall'); and
+** 'blocked', the jumps whose landing square is occupied. */
+typedef struct jumps64 {
+  uint64_t from[4], over[4], land[4];
+  uint64_t movers, overall, landall;
+  int blocked;
+} jumps64;
+
+static void jumps_of(const kn_board *b, uint64_t occ, int colour,
+                     jumps64 *j) {
+  uint64_t own = occ & b->side[colour].w[0];
+  uint64_t enemy = occ & b->side[colour ^ 1].w[0];
+  uint64_t empty = b->all.w[0] & ~occ;
+  int d;
+  j->movers = j->overall = j->landall = 0;
+  j->blocked = 0;
+  for (d = 0; d < 4; d++) {
+    int s = b->delta[d];
+    uint64_t adj = own & b->jump[d].w[0] & at(enemy, s);
+    uint64_t f = adj & at(empty, 2 * s), t;
+    j->blocked += kn_popcount(adj & at(occ, 2 * s));
+    j->from[d] = f;
+    j->over[d] = to(f, s);
+    j->land[d] = to(f, 2 * s);
+    j->movers |= f;
+    /* follow the multiple jumps: a landing that can jump on */
+    for (t = f; t; t = to(t, 2 * s) & b->jump[d].w[0] &
+                     at(enemy, s) & at(empty, 2 * s)) {
+      j->overall |= to(t, s);
+      j->landall |= to(t, 2 * s);
+    }
+  }
+}
+
+/* The safe single jumps of 'me' against 'op' (see eval.h). */
+static int safe_jumps(const kn_board *b, const jumps64 *me,
+                      const jumps64 *op) {
+  int d, n = 0;
+  for (d = 0; d < 4; d++) {
+    /* the mover must not be jumped, the jumped piece must not be able to
+    ** move, the landing must not be an opponent landing */
+    uint64_t f = me->from[d] & ~op->overall;
+    uint64_t over_ok = ~op->movers, land_ok = ~op->landall;
+    /* map the conditions on the jumped and landing squares back to the
+    ** mover: shift them by -s and -2s */
+    uint64_t x = me->over[d] & over_ok, y = me->land[d] & land_ok;
+    int s = b->delta[d];
+    n += kn_popcount(f & at(x, s) & at(y, 2 * s));
+  }
+  return n;
+}
+
+void kn_features(const kn_board *b, const kn_pos *p, int mymoves,
+                 int f[KN_NWEIGHTS]) {
+  int me = p->stm;
+  memset(f, 0, KN_NWEIGHTS * sizeof *f);
+  f[KN_F_TEMPO] = 1;
   if (b->narrow) {
     uint64_t occ = p->occ.w[0], e = b->all.w[0] & ~occ;
     if (e & (e - 1)) {
+      jumps64 jm, jo;
       int m = mymoves >= 0 ? mymoves : kn_count64(b, occ, me);
-      int o = kn_count64(b, occ, me ^ 1);
-      score = w->mobility * (m - o) + w->tempo;
-      if (w->movers)
-        score += w->movers * (kn_popcount(kn_movers64(b, occ, me)) -
-                              kn_popcount(kn_movers64(b, occ, me ^ 1)));
-      return score;
+      f[KN_F_MOBILITY] = m - kn_count64(b, occ, me ^ 1);
+      jumps_of(b, occ, me, &jm);
+      jumps_of(b, occ, me ^ 1, &jo);
+      f[KN_F_MOVERS] = kn_popcount(jm.movers) - kn_popcount(jo.movers);
+      f[KN_F_SAFE] = safe_jumps(b, &jm, &jo) - safe_jumps(b, &jo, &jm);
+      f[KN_F_ATTACKED] = kn_popcount(jm.movers & jo.overall) -
+                         kn_popcount(jo.movers & jm.overall);
+      f[KN_F_POTENTIAL] = jm.blocked - jo.blocked;
+      return;
     }
   }
   {
     int m = mymoves >= 0 ? mymoves : kn_count_side(b, p, me);
-    int o = kn_count_side(b, p, me ^ 1);
-    score = w->mobility * (m - o) + w->tempo;
-    if (w->movers && kn_pos_empties(b, p) >= 2)
-      score += w->movers * (kn_movers(b, p, me) - kn_movers(b, p, me ^ 1));
+    f[KN_F_MOBILITY] = m - kn_count_side(b, p, me ^ 1);
+    if (kn_pos_empties(b, p) >= 2)
+      f[KN_F_MOVERS] = kn_movers(b, p, me) - kn_movers(b, p, me ^ 1);
   }
+}
+
+/* The evaluation of 'p' for its side to move (see eval.h). The common
+** case (only mobility, movers and tempo weighted, narrow jump phase)
+** takes the short path of two counts and two mover sets. */
+int kn_eval(const kn_board *b, const kn_pos *p, const kn_weights *w,
+            int mymoves) {
+  int f[KN_NWEIGHTS], i, score = 0;
+  if (b->narrow && !w->w[KN_F_SAFE] && !w->w[KN_F_ATTACKED] &&
+      !w->w[KN_F_POTENTIAL]) {
+    uint64_t occ = p->occ.w[0], e = b->all.w[0] & ~occ;
+    int me = p->stm;
+    if (e & (e - 1)) {
+      int m = mymoves >= 0 ? mymoves : kn_count64(b, occ, me);
+      int o = kn_count64(b, occ, me ^ 1);
+      score = w->w[KN_F_MOBILITY] * (m - o) + w->w[KN_F_TEMPO];
+      if (w->w[KN_F_MOVERS])
+        score += w->w[KN_F_MOVERS] *
+                 (kn_popcount(kn_movers64(b, occ, me)) -
+                  kn_popcount(kn_movers64(b, occ, me ^ 1)));
+      return score;
+    }
+  }
+  kn_features(b, p, mymoves, f);
+  for (i = 0; i < KN_NWEIGHTS; i++) score += w->w[i] * f[i];
   return score;
 }

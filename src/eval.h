@@ -1,5 +1,5 @@
 /*
-** eval.h: the built-in static evaluation and its weights.
+** eval.h: the built-in static evaluation, its features and weights.
 ** Scores are from the side to move's point of view; 100 is worth one
 ** legal move of mobility difference (see docs/search.md).
 */
@@ -9,27 +9,44 @@
 #include "konane.h"
 
 /*
-** The features, each a difference "side to move minus opponent":
-**   mobility  legal moves (each multi-jump stop counts)
-**   movers    pieces having at least one jump
-**   tempo     a constant for the side to move (parity of the game)
-** score = sum(weight * feature). Weights are integers.
+** The features, each a difference "side to move minus opponent" (tempo
+** is 1 for the side to move):
+**   mobility   legal moves (each multi-jump stop counts)
+**   movers     pieces having at least one jump
+**   tempo      a constant for the side to move (parity of the game)
+**   safe       single jumps the opponent cannot take away with its next
+**              move: the mover cannot be jumped, the jumped piece cannot
+**              move away, the landing square cannot be taken
+**   attacked   movers the opponent can jump over next move
+**   potential  jumps blocked only by an occupied landing square
+** score = sum(weight * feature). Weights are integers. The last three are
+** computed in the jump phase of boards of up to 64 squares (0 elsewhere).
 */
+enum {
+  KN_F_MOBILITY,
+  KN_F_MOVERS,
+  KN_F_TEMPO,
+  KN_F_SAFE,
+  KN_F_ATTACKED,
+  KN_F_POTENTIAL,
+  KN_NWEIGHTS
+};
+
 typedef struct kn_weights {
-  int mobility;
-  int movers;
-  int tempo;
+  int w[KN_NWEIGHTS];
 } kn_weights;
 
-#define KN_NWEIGHTS 3
-
 void kn_weights_default(kn_weights *w);
-/* The name of weight 'i' (0 <= i < KN_NWEIGHTS) and a pointer to it. */
+/* The name of weight 'i' (0 <= i < KN_NWEIGHTS), NULL past the end. */
 const char *kn_weight_name(int i);
 int *kn_weight_ref(kn_weights *w, int i);
 
-/* Evaluates 'p' for its side to move; 'mymoves' is the side to move's
-** legal move count when the caller knows it, else -1. */
+/* Fills 'f' with the features of 'p' for its side to move; 'mymoves' is
+** the side to move's legal move count when the caller knows it, else -1. */
+void kn_features(const kn_board *b, const kn_pos *p, int mymoves,
+                 int f[KN_NWEIGHTS]);
+
+/* Evaluates 'p' for its side to move (sum of weight * feature). */
 int kn_eval(const kn_board *b, const kn_pos *p, const kn_weights *w,
             int mymoves);
 

@@ -172,13 +172,21 @@ static void opt_weights(lua_State *L, int idx, kn_weights *w) {
     if (lua_type(L, -2) == LUA_TSTRING)
       for (i = 0; i < KN_NWEIGHTS; i++)
         if (strcmp(lua_tostring(L, -2), kn_weight_name(i)) == 0) found = i;
-    if (found < 0)
+    if (found < 0) {
+      luaL_Buffer buf;
+      luaL_buffinit(L, &buf);
+      for (i = 0; i < KN_NWEIGHTS; i++) {
+        if (i) luaL_addstring(&buf, ", ");
+        luaL_addstring(&buf, kn_weight_name(i));
+      }
+      luaL_pushresult(&buf);
       luaL_argerror(L, idx,
-                    lua_pushfstring(L, "unknown weight '%s' (known: mobility, "
-                                       "movers, tempo)",
-                                    lua_type(L, -2) == LUA_TSTRING
-                                        ? lua_tostring(L, -2)
-                                        : luaL_typename(L, -2)));
+                    lua_pushfstring(L, "unknown weight '%s' (known: %s)",
+                                    lua_type(L, -3) == LUA_TSTRING
+                                        ? lua_tostring(L, -3)
+                                        : luaL_typename(L, -3),
+                                    lua_tostring(L, -1)));
+    }
     v = lua_tonumberx(L, -1, &isnum);
     if (!isnum || !(v >= -10000 && v <= 10000))
       luaL_argerror(L, idx,
@@ -494,8 +502,26 @@ static int l_mcts(lua_State *L) {
   return 1;
 }
 
-const luaL_Reg lk_engine_methods[] = {
-    {"search", l_search}, {"solve", l_solve}, {"mcts", l_mcts}, {NULL, NULL}};
+/* g:features() -> {mobility=, movers=, tempo=, safe=, attacked=,
+** potential=}: the built-in evaluation's features for the side to move
+** (its score is the sum of weight * feature). */
+static int l_features(lua_State *L) {
+  kn_game *g = check_game(L, 1);
+  int f[KN_NWEIGHTS], i;
+  kn_features(g->b, &g->pos, -1, f);
+  lua_createtable(L, 0, KN_NWEIGHTS);
+  for (i = 0; i < KN_NWEIGHTS; i++) {
+    lua_pushinteger(L, f[i]);
+    lua_setfield(L, -2, kn_weight_name(i));
+  }
+  return 1;
+}
+
+const luaL_Reg lk_engine_methods[] = {{"search", l_search},
+                                      {"solve", l_solve},
+                                      {"mcts", l_mcts},
+                                      {"features", l_features},
+                                      {NULL, NULL}};
 
 /* core.hashtable, and the table objects' metatable. */
 void lk_engine_open(lua_State *L) {

@@ -126,7 +126,10 @@ function M.new(opts)
   local weights = weights_of(opts)
   local self = { name = "alphabeta", opts = opts }
 
-  local table_ -- the transposition table, made at the first move and kept
+  -- The transposition table, made now (mapping fresh memory can take a tenth of a second on a
+  -- loaded machine: better before the clock runs than during a move) and kept for every move.
+  local ok_k, konane = pcall(require, "konane")
+  local table_ = ok_k and konane.hashtable and konane.hashtable(opts.hash_mb or 16) or nil
 
   function self.choose(_, game, clock)
     local game_time = clock and clock.game_time
@@ -135,9 +138,6 @@ function M.new(opts)
     local time = bot_util.budget(game_time and { time = clock.time } or clock, want)
     local r
     if game.search then
-      if not table_ and game.search and require("konane").hashtable then
-        table_ = require("konane").hashtable(opts.hash_mb or 16)
-      end
       r = game:search { depth = opts.depth, time = time, nodes = opts.nodes, table = table_,
                         game_time = game_time and math.max(game_time - 0.005, 0),
                         increment = game_time and clock.increment or nil,

@@ -1,0 +1,140 @@
+/*
+** test_eval.c: the evaluation's features against a slow reference built
+** from the move list alone (kn_gen), over positions of seeded random
+** games on several narrow boards; the short path of kn_eval agrees with
+** the weighted sum of the features. Links the core only.
+*/
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "engine.h"
+#include "eval.h"
+
+/* What one colour's move list says: movers, pieces taken by some move,
+** landing squares, and the single jumps as (from, over, to) triples. */
+typedef struct side_info {
+  int movers[KN_MAX_SQ], taken[KN_MAX_SQ], lands[KN_MAX_SQ];
+  int nsingle, single[KN_MAX_MOVES][3];
+  int nmoves;
+} side_info;
+
+static void side_of(const kn_board *b, const kn_pos *p, int colour,
+                    side_info *s) {
+  kn_move mv[KN_MAX_MOVES];
+  kn_pos q = *p;
+  int n, i;
+  memset(s, 0, sizeof *s);
+  q.stm = colour;
+  n = kn_gen(b, &q, mv);
+  s->nmoves = n;
+  for (i = 0; i < n; i++) {
+    int from = KN_FROM(mv[i]), to = KN_TO(mv[i]), st = kn_move_step(b, mv[i]);
+    int sq;
+    s->movers[from] = 1;
+    s->lands[to] = 1;
+    for (sq = from + st; sq != to + st; sq += 2 * st) s->taken[sq] = 1;
+    if (to == from + 2 * st) {
+      s->single[s->nsingle][0] = from;
+      s->single[s->nsingle][1] = from + st;
+      s->single[s->nsingle][2] = to;
+      s->nsingle++;
+    }
+  }
+}
+
+/* Jumps of 'colour' blocked by an occupied landing square. */
+static int blocked_of(const kn_board *b, const kn_pos *p, int colour) {
+  int r, c, d, n = 0;
+  static const int dr[4] = {1, 0, -1, 0}, dc[4] = {0, 1, 0, -1};
+  for (r = 0; r < b->rows; r++)
+    for (c = 0; c < b->cols; c++) {
+      int sq = r * b->cols + c;
+      if (!kn_bit(&p->occ, sq) || kn_bit(&b->side[colour], sq) == 0) continue;
+      for (d = 0; d < 4; d++) {
+        int r1 = r + dr[d], c1 = c + dc[d], r2 = r + 2 * dr[d],
+            c2 = c + 2 * dc[d];
+        if (r2 < 0 || r2 >= b->rows || c2 < 0 || c2 >= b->cols) continue;
+        if (kn_bit(&p->occ, r1 * b->cols + c1) &&
+            kn_bit(&p->occ, r2 * b->cols + c2))
+          n++;
+      }
+    }
+  return n;
+}
+
+static void reference(const kn_board *b, const kn_pos *p, int f[]) {
+  static side_info me, op;
+  int i, sq, c[2][3] = {{0}};
+  side_info *s[2] = {&me, &op};
+  side_of(b, p, p->stm, &me);
+  side_of(b, p, p->stm ^ 1, &op);
+  for (i = 0; i < 2; i++) {
+    side_info *a = s[i], *o = s[i ^ 1];
+    int j;
+    for (sq = 0; sq < b->nsq; sq++) {
+      c[i][0] += a->movers[sq];
+      c[i][1] += a->movers[sq] && o->taken[sq];
+    }
+    for (j = 0; j < a->nsingle; j++)
+      c[i][2] += !o->taken[a->single[j][0]] && !o->movers[a->single[j][1]] &&
+                 !o->lands[a->single[j][2]];
+  }
+  f[KN_F_MOBILITY] = me.nmoves - op.nmoves;
+  f[KN_F_MOVERS] = c[0][0] - c[1][0];
+  f[KN_F_TEMPO] = 1;
+  f[KN_F_ATTACKED] = c[0][1] - c[1][1];
+  f[KN_F_SAFE] = c[0][2] - c[1][2];
+  f[KN_F_POTENTIAL] = blocked_of(b, p, p->stm) - blocked_of(b, p, p->stm ^ 1);
+}
+
+static void features_match_the_move_list(void **state) {
+  static const int shapes[][2] = {{8, 8}, {6, 6}, {5, 7}, {4, 9}, {3, 3}};
+  uint64_t seed = 7;
+  int s, g, checked = 0;
+  (void)state;
+  for (s = 0; s < 5; s++)
+    for (g = 0; g < 40; g++) {
+      kn_board b;
+      kn_pos p;
+      kn_move mv[KN_MAX_MOVES];
+      int n;
+      assert_int_equal(kn_board_init(&b, shapes[s][0], shapes[s][1]), 0);
+      kn_board_default_first(&b);
+      kn_pos_start(&b, &p);
+      for (;;) {
+        int f[KN_NWEIGHTS], r[KN_NWEIGHTS], i, sum = 0, full;
+        kn_weights w;
+        n = kn_gen(&b, &p, mv);
+        if (kn_pos_phase(&b, &p) == KN_JUMP) {
+          kn_features(&b, &p, -1, f);
+          reference(&b, &p, r);
+          for (i = 0; i < KN_NWEIGHTS; i++) assert_int_equal(f[i], r[i]);
+          /* kn_eval = the weighted sum, on both of its paths */
+          kn_weights_default(&w);
+          for (i = 0; i < KN_NWEIGHTS; i++) sum += w.w[i] * f[i];
+          assert_int_equal(kn_eval(&b, &p, &w, -1), sum);
+          for (i = 0; i < KN_NWEIGHTS; i++) w.w[i] = 3 + 7 * i;
+          for (full = 0, i = 0; i < KN_NWEIGHTS; i++) full += w.w[i] * f[i];
+          assert_int_equal(kn_eval(&b, &p, &w, -1), full);
+          checked++;
+        }
+        if (n == 0) break;
+        kn_make(&b, &p, mv[kn_rand(&seed) % (uint64_t)n]);
+      }
+    }
+  assert_true(checked > 2000);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(features_match_the_move_list),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
