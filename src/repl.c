@@ -1,18 +1,19 @@
 /*
-** repl.c: the `konane` host program.
-** Runs Lua like lua(1) (-e, -l, -i, -v, -E, -W, --, -, script args) with the
-** `konane` module at hand, and offers an interactive GNU readline REPL whose
-** Konane commands, pretty-printer and completion live in lua/konane/repl.lua.
+** repl.c
+** The readline REPL of the konane host: input loop, history, completion glue
+** See docs/architecture.md for the map of files
+*/
+/*
+** The Konane commands, the pretty-printer and completion candidates live in
+** the Lua module konane.repl; this file reads lines and calls it.
 */
 
 #include <errno.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/select.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <readline/history.h>
@@ -20,12 +21,9 @@
 
 #include "lauxlib.h"
 #include "lua.h"
-#include "lualib.h"
 
-/* Defined in src/lkonane.c; preloaded so that no core.so is needed. */
-int luaopen_konane_core(lua_State *L);
+#include "host.h"
 
-#define PROGNAME "konane"
 #define PROMPT1 "> "
 #define PROMPT2 ">> "
 #define HISTORY_NAME ".konane_history"
@@ -34,50 +32,7 @@ int luaopen_konane_core(lua_State *L);
 #define EOFMARK "<eof>"
 #define MARKLEN (sizeof(EOFMARK) / sizeof(char) - 1)
 
-/*
-** Interrupt state. The SIGINT handler only touches sig_atomic_t flags and
-** calls lua_sethook (which Lua documents as safe from a signal handler).
-** 'interrupted' is also published to the binding through the registry key
-** "konane.interrupt", so long C calls (search, solve, perft) stop too.
-*/
-static volatile sig_atomic_t interrupted = 0;
-static volatile sig_atomic_t running = 0;   /* Lua code is executing */
-static volatile sig_atomic_t presses = 0;   /* Ctrl-C presses not yet honoured */
-static volatile sig_atomic_t resized = 0;   /* SIGWINCH seen at the prompt */
-static lua_State *globalL = NULL;
-static int in_repl = 0;                     /* keep the handler between commands */
-static const char *progname = PROGNAME;
-
-/* The hook set by the SIGINT handler: it removes itself and raises. */
-static void lstop(lua_State *L, lua_Debug *ar) {
-  (void)ar;
-  lua_sethook(L, NULL, 0, 0);
-  luaL_error(L, "interrupted!");
-}
-
-/*
-** SIGINT: while Lua runs, set the flag (for the C long calls) and a count
-** hook (for Lua loops). A third press that was not honoured means something
-** is stuck outside both: fall back to the default action and die. At the
-** prompt only the flag is set; the input loop cancels the line.
-*/
-static void on_sigint(int sig) {
-  interrupted = 1;
-  if (!running)
-    return;
-  presses++;
-  if (presses >= 3) {
-    signal(sig, SIG_DFL);
-    raise(sig);
-    return;
-  }
-  if (presses == 2) {
-    static const char msg[] = "\n" PROGNAME ": still busy; press Ctrl-C again to quit\n";
-    ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
-    (void)w;
-  }
-  lua_sethook(globalL, lstop, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
-}
+static volatile sig_atomic_t resized = 0; /* SIGWINCH seen at the prompt */
 
 static void on_sigwinch(int sig) {
   (void)sig;
@@ -91,366 +46,6 @@ static void on_sigtstp(int sig) {
   suspended = 1;
 }
 
-/* Install 'fn' for 'sig' without SA_RESTART, so select() sees EINTR. */
-static void set_signal(int sig, void (*fn)(int)) {
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = fn;
-  sigemptyset(&sa.sa_mask);
-  sigaction(sig, &sa, NULL);
-}
-
-/* Forget any pending interrupt: called before each command. */
-static void clear_interrupt(lua_State *L) {
-  lua_sethook(L, NULL, 0, 0);
-  interrupted = 0;
-  presses = 0;
-}
-
-static void print_usage(FILE *out, const char *badoption) {
-  if (badoption[0] == '-' && badoption[1] == 'e')
-    fprintf(stderr, "%s: '%s' needs argument\n", progname, badoption);
-  else if (badoption[0] == '-' && badoption[1] == 'l')
-    fprintf(stderr, "%s: '%s' needs argument\n", progname, badoption);
-  else if (badoption[0])
-    fprintf(stderr, "%s: unrecognized option '%s'\n", progname, badoption);
-  fprintf(out,
-          "usage: %s [options] [script [args]]\n"
-          "Available options are:\n"
-          "  -e stat   execute string 'stat'\n"
-          "  -i        enter interactive mode after executing 'script'\n"
-          "  -l mod    require library 'mod' into global 'mod'\n"
-          "  -l g=mod  require library 'mod' into global 'g'\n"
-          "  -v        show version information\n"
-          "  -E        ignore environment variables\n"
-          "  -W        turn warnings on\n"
-          "  -h        show this help\n"
-          "  --        stop handling options\n"
-          "  -         stop handling options and execute stdin\n"
-          "With no script: an interactive REPL on a terminal (type help()),\n"
-          "or the program read from standard input.\n",
-          progname);
-  fflush(out);
-}
-
-/* Print 'msg' on stderr, prefixed by the program name when there is one. */
-static void l_message(const char *pname, const char *msg) {
-  fflush(stdout);  /* what was printed before the error comes before it */
-  if (pname)
-    fprintf(stderr, "%s: ", pname);
-  fprintf(stderr, "%s\n", msg);
-  fflush(stderr);
-}
-
-/* Report the error message on top of the stack (if any) and pop it. */
-static int report(lua_State *L, int status) {
-  if (status != LUA_OK) {
-    const char *msg = lua_tostring(L, -1);
-    if (msg == NULL)
-      msg = "(error object is not a string)";
-    l_message(progname, msg);
-    lua_pop(L, 1);
-  }
-  return status;
-}
-
-/*
-** Message handler: turn the error object into a string and append a
-** traceback. Used for every protected call the host makes.
-*/
-static int msghandler(lua_State *L) {
-  const char *msg = lua_tostring(L, 1);
-  if (msg == NULL) {
-    if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
-      return 1;
-    msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
-  }
-  luaL_traceback(L, L, msg, 1);
-  return 1;
-}
-
-/*
-** Call the function below 'narg' arguments with the message handler, with
-** SIGINT armed for the duration. Leaves the results or the error message.
-*/
-static int docall(lua_State *L, int narg, int nres) {
-  int status;
-  int base = lua_gettop(L) - narg;
-  lua_pushcfunction(L, msghandler);
-  lua_insert(L, base);
-  globalL = L;
-  clear_interrupt(L);
-  set_signal(SIGINT, on_sigint);
-  running = 1;
-  status = lua_pcall(L, narg, nres, base);
-  running = 0;
-  if (!in_repl)
-    signal(SIGINT, SIG_DFL);
-  lua_remove(L, base);
-  return status;
-}
-
-static int dochunk(lua_State *L, int status) {
-  if (status == LUA_OK)
-    status = docall(L, 0, 0);
-  return report(L, status);
-}
-
-static int dofile(lua_State *L, const char *name) {
-  return dochunk(L, luaL_loadfile(L, name));
-}
-
-static int dostring(lua_State *L, const char *s, const char *name) {
-  return dochunk(L, luaL_loadbuffer(L, s, strlen(s), name));
-}
-
-/* -l: 'mod' or 'g=mod'; require the module and set the global. */
-static int dolibrary(lua_State *L, char *globname) {
-  int status;
-  char *modname = strchr(globname, '=');
-  if (modname == NULL)
-    modname = globname;
-  else {
-    *modname = '\0';
-    modname++;
-  }
-  lua_getglobal(L, "require");
-  lua_pushstring(L, modname);
-  status = docall(L, 1, 1);
-  if (status == LUA_OK)
-    lua_setglobal(L, globname);
-  return report(L, status);
-}
-
-/* Push the script arguments (arg[1..n]) and return how many. */
-static int pushargs(lua_State *L) {
-  int i, n;
-  if (lua_getglobal(L, "arg") != LUA_TTABLE)
-    luaL_error(L, "'arg' is not a table");
-  n = (int)luaL_len(L, -1);
-  luaL_checkstack(L, n + 3, "too many arguments to script");
-  for (i = 1; i <= n; i++)
-    lua_rawgeti(L, -i, i);
-  lua_remove(L, -i);
-  return n;
-}
-
-static int handle_script(lua_State *L, char **argv) {
-  int status;
-  const char *fname = argv[0];
-  if (strcmp(fname, "-") == 0 && strcmp(argv[-1], "--") != 0)
-    fname = NULL;  /* stdin */
-  status = luaL_loadfile(L, fname);
-  if (status == LUA_OK) {
-    int n = pushargs(L);
-    status = docall(L, n, LUA_MULTRET);
-  }
-  return report(L, status);
-}
-
-/* Bits for the options seen by collectargs. */
-#define has_error 1
-#define has_i 2
-#define has_v 4
-#define has_e 8
-#define has_E 16
-
-/*
-** Scan the options (as lua.c does). Returns the bits above and sets 'first'
-** to the index of the script name (or argc when there is none).
-*/
-static int collectargs(char **argv, int *first) {
-  int args = 0;
-  int i;
-  if (argv[0] != NULL) {
-    if (argv[0][0])
-      progname = argv[0];
-  } else {
-    *first = -1;
-    return 0;
-  }
-  for (i = 1; argv[i] != NULL; i++) {
-    *first = i;
-    if (argv[i][0] != '-')
-      return args;
-    switch (argv[i][1]) {
-    case '-':
-      if (argv[i][2] != '\0') {
-        if (strcmp(argv[i], "--help") == 0)
-          return has_error | 32;
-        return has_error;
-      }
-      *first = i + 1;
-      return args;
-    case '\0':
-      return args;
-    case 'E':
-      if (argv[i][2] != '\0')
-        return has_error;
-      args |= has_E;
-      break;
-    case 'W':
-      if (argv[i][2] != '\0')
-        return has_error;
-      break;
-    case 'h':
-      return has_error | 32;
-    case 'i':
-      if (argv[i][2] != '\0')
-        return has_error;
-      args |= has_i;
-      break;
-    case 'v':
-      if (argv[i][2] != '\0')
-        return has_error;
-      args |= has_v;
-      break;
-    case 'e':
-      args |= has_e;
-      /* fallthrough */
-    case 'l':
-      if (argv[i][2] == '\0') {
-        i++;
-        if (argv[i] == NULL || argv[i][0] == '-')
-          return has_error;
-      }
-      break;
-    default:
-      return has_error;
-    }
-  }
-  *first = i;
-  return args;
-}
-
-/* Run -e and -l options in order. Returns 0 when one failed. */
-static int runargs(lua_State *L, char **argv, int n) {
-  int i;
-  for (i = 1; i < n; i++) {
-    int option = argv[i][1];
-    switch (option) {
-    case 'e':
-    case 'l': {
-      int status;
-      char *extra = argv[i] + 2;
-      if (*extra == '\0')
-        extra = argv[++i];
-      status = (option == 'e') ? dostring(L, extra, "=(command line)")
-                               : dolibrary(L, extra);
-      if (status != LUA_OK)
-        return 0;
-      break;
-    }
-    case 'W':
-      lua_warning(L, "@on", 0);
-      break;
-    default:
-      break;
-    }
-  }
-  return 1;
-}
-
-/* LUA_INIT_5_4 or LUA_INIT: '@file' runs a file, anything else is code. */
-static int handle_luainit(lua_State *L) {
-  const char *name = "=LUA_INIT_5_4";
-  const char *init = getenv(name + 1);
-  if (init == NULL) {
-    name = "=LUA_INIT";
-    init = getenv(name + 1);
-  }
-  if (init == NULL)
-    return LUA_OK;
-  if (init[0] == '@')
-    return dofile(L, init + 1);
-  return dostring(L, init, name);
-}
-
-/* arg table: script at 0, options below, script arguments above. */
-static void createargtable(lua_State *L, char **argv, int argc, int script) {
-  int i, narg;
-  if (script == argc)
-    script = 0;  /* no script: the program name goes to arg[0] */
-  narg = argc - (script + 1);
-  lua_createtable(L, narg, script + 1);
-  for (i = 0; i < argc; i++) {
-    lua_pushstring(L, argv[i]);
-    lua_rawseti(L, -2, i - script);
-  }
-  lua_setglobal(L, "arg");
-}
-
-static int file_exists(const char *path) {
-  struct stat st;
-  return stat(path, &st) == 0;
-}
-
-/*
-** Prepend 'dir'/?.lua and 'dir'/?/init.lua to package.path, keeping what
-** LUA_PATH (or the default) put there, so user modules still load.
-*/
-static void prepend_path(lua_State *L, const char *dir) {
-  lua_getglobal(L, "package");
-  lua_getfield(L, -1, "path");
-  lua_pushfstring(L, "%s/?.lua;%s/?/init.lua;%s", dir, dir,
-                  lua_isstring(L, -1) ? lua_tostring(L, -1) : "");
-  lua_setfield(L, -3, "path");
-  lua_pop(L, 2);
-}
-
-/*
-** Find the Lua library: from a checkout (the lua/ directory beside the
-** build/ directory that holds this executable), from an install relative to
-** the executable (PREFIX/bin -> PREFIX/share/lua/5.4), then the compiled-in
-** KONANE_LUADIR. The first directory holding konane/init.lua wins.
-*/
-static void setup_paths(lua_State *L) {
-  char exe[PATH_MAX];
-  char cand[PATH_MAX + 64];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n > 0) {
-    char *slash;
-    exe[n] = '\0';
-    slash = strrchr(exe, '/');
-    if (slash != NULL) {
-      *slash = '\0';  /* exe = directory of the executable */
-      slash = strrchr(exe, '/');
-      if (slash != NULL) {
-        *slash = '\0';  /* exe = its parent */
-        snprintf(cand, sizeof cand, "%s/lua/konane/init.lua", exe);
-        if (file_exists(cand)) {
-          snprintf(cand, sizeof cand, "%s/lua", exe);
-          prepend_path(L, cand);
-          return;
-        }
-        snprintf(cand, sizeof cand, "%s/share/lua/5.4/konane/init.lua", exe);
-        if (file_exists(cand)) {
-          snprintf(cand, sizeof cand, "%s/share/lua/5.4", exe);
-          prepend_path(L, cand);
-          return;
-        }
-      }
-    }
-  }
-#ifdef KONANE_LUADIR
-  prepend_path(L, KONANE_LUADIR);
-#endif
-}
-
-/* Register konane.core in package.preload and publish the interrupt flag. */
-static void setup_konane(lua_State *L) {
-  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
-  lua_pushcfunction(L, luaopen_konane_core);
-  lua_setfield(L, -2, "konane.core");
-  lua_pop(L, 1);
-  lua_pushlightuserdata(L, (void *)&interrupted);
-  lua_setfield(L, LUA_REGISTRYINDEX, "konane.interrupt");
-  setup_paths(L);
-}
-
-/* ------------------------------------------------------------------------
-** The REPL
-** --------------------------------------------------------------------- */
 
 /* Registry reference to the table returned by konane.repl (or LUA_NOREF). */
 static int repl_ref = LUA_NOREF;
@@ -476,11 +71,11 @@ static int repl_fn(lua_State *L, const char *name) {
 ** commands and returns the banner (printed only when 'banner' is set). A
 ** failure leaves a plain Lua REPL, with a warning unless 'quiet'.
 */
-static void load_repl(lua_State *L, int tty, int color, int banner, int quiet) {
+void repl_load(lua_State *L, int tty, int color, int banner, int quiet) {
   int status;
   lua_getglobal(L, "require");
   lua_pushliteral(L, "konane.repl");
-  status = docall(L, 1, 1);
+  status = host_docall(L, 1, 1);
   if (status != LUA_OK || !lua_istable(L, -1)) {
     if (status != LUA_OK && !quiet) {
       const char *msg = lua_tostring(L, -1);
@@ -488,7 +83,7 @@ static void load_repl(lua_State *L, int tty, int color, int banner, int quiet) {
       if (msg == NULL)
         msg = "?";
       nl = strchr(msg, '\n');  /* the first line says it; the rest is a search list */
-      fprintf(stderr, "%s: the Konane commands are not available (%.*s)\n", progname,
+      fprintf(stderr, "%s: the Konane commands are not available (%.*s)\n", host_progname,
               nl ? (int)(nl - msg) : (int)strlen(msg), msg);
     }
     lua_pop(L, 1);
@@ -503,9 +98,9 @@ static void load_repl(lua_State *L, int tty, int color, int banner, int quiet) {
     lua_setfield(L, -2, "color");
     lua_pushboolean(L, banner);
     lua_setfield(L, -2, "banner");
-    status = docall(L, 1, 1);
+    status = host_docall(L, 1, 1);
     if (status != LUA_OK)
-      report(L, status);
+      host_report(L, status);
     else {
       if (banner && lua_type(L, -1) == LUA_TSTRING) {
         fputs(lua_tostring(L, -1), stdout);
@@ -602,7 +197,7 @@ static void show_results(lua_State *L, int n) {
   if (!repl_fn(L, "show"))
     lua_getglobal(L, "print");
   lua_insert(L, -(n + 1));
-  status = docall(L, n, 0);
+  status = host_docall(L, n, 0);
   if (status != LUA_OK)
     report_repl(L);
 }
@@ -610,7 +205,7 @@ static void show_results(lua_State *L, int n) {
 /* Run the function on top of the stack and show what it returns. */
 static int run_command(lua_State *L) {
   int base = lua_gettop(L) - 1;
-  int status = docall(L, 0, LUA_MULTRET);
+  int status = host_docall(L, 0, LUA_MULTRET);
   if (status == LUA_OK)
     show_results(L, lua_gettop(L) - base);
   else
@@ -636,7 +231,7 @@ static void pending_add(Pending *p, const char *line) {
       cap *= 2;
     nb = realloc(p->buf, cap);
     if (nb == NULL) {
-      fprintf(stderr, "%s: out of memory\n", progname);
+      fprintf(stderr, "%s: out of memory\n", host_progname);
       exit(EXIT_FAILURE);
     }
     p->buf = nb;
@@ -676,22 +271,22 @@ static int try_rewrite(lua_State *L, const char *line) {
 }
 
 /*
-** Feed one input line to the REPL. Returns 1 when the statement is not
-** complete yet (the caller shows the continuation prompt), 0 otherwise.
-** 'errors' counts the commands that failed.
+** Feed one input line to the REPL: run it when it completes a statement,
+** else keep it in 'p' (the caller shows the continuation prompt while
+** p->len > 0). 'errors' counts the commands that failed.
 */
-static int feed_line(lua_State *L, Pending *p, const char *line, int *errors) {
+static void feed_line(lua_State *L, Pending *p, const char *line, int *errors) {
   int status;
   if (p->len == 0) {
     const char *s = line;
     while (*s == ' ' || *s == '\t' || *s == '\r')
       s++;
     if (*s == '\0')
-      return 0;
+      return;
     if (try_rewrite(L, line)) {
       if (run_command(L) != LUA_OK)
         (*errors)++;
-      return 0;
+      return;
     }
     /* An expression: print its values (Lua 5.1's '=expr' is accepted too). */
     lua_pushfstring(L, "return %s;", *s == '=' ? s + 1 : line);
@@ -700,7 +295,7 @@ static int feed_line(lua_State *L, Pending *p, const char *line, int *errors) {
     if (status == LUA_OK) {
       if (run_command(L) != LUA_OK)
         (*errors)++;
-      return 0;
+      return;
     }
     lua_pop(L, 1);
   }
@@ -708,17 +303,16 @@ static int feed_line(lua_State *L, Pending *p, const char *line, int *errors) {
   status = luaL_loadbuffer(L, p->buf, p->len, CHUNKNAME);
   if (incomplete(L, status)) {
     lua_pop(L, 1);
-    return 1;
+    return;
   }
   p->len = 0;
   if (status != LUA_OK) {
     report_repl(L);
     (*errors)++;
-    return 0;
+    return;
   }
   if (run_command(L) != LUA_OK)
     (*errors)++;
-  return 0;
 }
 
 /* ---- readline: callback mode, so Ctrl-C at the prompt can cancel a line. */
@@ -748,10 +342,10 @@ static int read_tty_line(const char *prompt, char **out) {
   sigaddset(&block, SIGWINCH);
   sigaddset(&block, SIGTSTP);
   sigprocmask(SIG_BLOCK, &block, &orig);
-  set_signal(SIGTSTP, on_sigtstp);
+  host_set_signal(SIGTSTP, on_sigtstp);
   line_done = 0;
   line_got = NULL;
-  interrupted = 0;
+  host_interrupted = 0;
   rl_callback_handler_install(prompt, on_line);
   while (result == -2) {
     fd_set fds;
@@ -771,12 +365,12 @@ static int read_tty_line(const char *prompt, char **out) {
       sigprocmask(SIG_SETMASK, &orig, NULL);
       raise(SIGTSTP);  /* stops here until SIGCONT */
       sigprocmask(SIG_BLOCK, &block, NULL);
-      set_signal(SIGTSTP, on_sigtstp);
+      host_set_signal(SIGTSTP, on_sigtstp);
       rl_reset_after_signal();
       rl_forced_update_display();
     }
-    if (interrupted) {  /* Ctrl-C: forget the line, show a fresh prompt */
-      interrupted = 0;
+    if (host_interrupted) {  /* Ctrl-C: forget the line, show a fresh prompt */
+      host_interrupted = 0;
       rl_point = rl_end;  /* leave the cancelled text on screen, then "^C" */
       rl_redisplay();
       fputs("^C", echo);
@@ -853,7 +447,7 @@ static char *comp_next(const char *text, int state) {
 }
 
 static char **complete(const char *text, int start, int end) {
-  lua_State *L = globalL;
+  lua_State *L = host_L;
   int top;
   (void)end;
   rl_completion_append_character = '\0';
@@ -935,7 +529,7 @@ static void setup_readline(void) {
   /* An ambiguous Tab lists the candidates at once (g:mo -> g:nmoves( g:moves().
      Bound before readline reads ~/.inputrc, so a user's own setting wins. */
   rl_variable_bind("show-all-if-ambiguous", "on");
-  set_signal(SIGWINCH, on_sigwinch);
+  host_set_signal(SIGWINCH, on_sigwinch);
 }
 
 /*
@@ -943,14 +537,14 @@ static void setup_readline(void) {
 ** and prompts. Otherwise: plain lines from 'in', no prompts. Returns the number of
 ** commands that failed.
 */
-static int doREPL(lua_State *L, int tty, FILE *in) {
+int repl_loop(lua_State *L, int tty, FILE *in) {
   Pending p = {NULL, 0, 0};
   int errors = 0;
   char *hist = NULL;
-  const char *oldprogname = progname;
-  progname = NULL;
-  globalL = L;
-  in_repl = 1;
+  const char *oldprogname = host_progname;
+  host_progname = NULL;
+  host_L = L;
+  host_in_repl = 1;
   if (tty) {
     setup_readline();
     hist = history_path();
@@ -959,10 +553,9 @@ static int doREPL(lua_State *L, int tty, FILE *in) {
     if (hist != NULL)
       read_history(hist);
   }
-  set_signal(SIGINT, on_sigint);
+  host_set_signal(SIGINT, host_on_sigint);
   for (;;) {
     char *line = NULL;
-    int more;
     if (tty) {
       const char *prompt = get_prompt(L, p.len == 0);
       int r = read_tty_line(prompt, &line);
@@ -991,10 +584,10 @@ static int doREPL(lua_State *L, int tty, FILE *in) {
       n = getline(&line, &cap, in);
       if (n < 0) {
         free(line);
-        if (errno == EINTR && interrupted) {  /* Ctrl-C while waiting */
+        if (errno == EINTR && host_interrupted) {  /* Ctrl-C while waiting */
           clearerr(in);
           p.len = 0;
-          interrupted = 0;
+          host_interrupted = 0;
           continue;
         }
         break;
@@ -1002,11 +595,10 @@ static int doREPL(lua_State *L, int tty, FILE *in) {
       if (n > 0 && line[n - 1] == '\n')
         line[n - 1] = '\0';
     }
-    more = feed_line(L, &p, line, &errors);
-    (void)more;
+    feed_line(L, &p, line, &errors);
     free(line);
-    set_signal(SIGINT, on_sigint);  /* docall re-armed it; keep it at the prompt */
-    clear_interrupt(L);
+    host_set_signal(SIGINT, host_on_sigint);  /* host_docall re-armed it; keep it at the prompt */
+    host_clear_interrupt(L);
     lua_settop(L, 0);
   }
   if (p.len > 0) {  /* input ended inside a statement: report it */
@@ -1021,161 +613,9 @@ static int doREPL(lua_State *L, int tty, FILE *in) {
     history_truncate_file(hist, HISTORY_MAX);
   free(hist);
   free(p.buf);
-  progname = oldprogname;
-  in_repl = 0;
+  host_progname = oldprogname;
+  host_in_repl = 0;
   signal(SIGINT, SIG_DFL);
   return errors;
 }
 
-/*
-** No script, stdin not a terminal: if all of stdin is a Lua chunk, run it
-** like `lua -`; otherwise feed it line by line to the REPL without prompts
-** (so a file of moves and commands works too). Returns an exit status.
-*/
-static int run_stdin(lua_State *L, int color) {
-  luaL_Buffer b;
-  char chunk[4096];
-  size_t n;
-  int status;
-  const char *text;
-  size_t len;
-  luaL_buffinit(L, &b);
-  while ((n = fread(chunk, 1, sizeof chunk, stdin)) > 0)
-    luaL_addlstring(&b, chunk, n);
-  luaL_pushresult(&b);
-  text = lua_tolstring(L, -1, &len);
-  if (len > 0 && text[0] == '#') {  /* skip a #! line, keeping line numbers */
-    while (len > 0 && *text != '\n') {
-      text++;
-      len--;
-    }
-  }
-  status = luaL_loadbuffer(L, text, len, "=stdin");
-  if (status == LUA_OK) {
-    lua_remove(L, -2);  /* the source; the chunk stays on top */
-    load_repl(L, 0, color, 0, 1);
-    return report(L, docall(L, 0, 0)) == LUA_OK ? EXIT_SUCCESS : EXIT_FAILURE;
-  }
-  lua_pop(L, 1);  /* the syntax error: try it as REPL input */
-  {
-    /* a copy: the REPL clears the Lua stack, which anchors 'text' */
-    char *copy = malloc(len + 1);
-    FILE *mem;
-    int errors;
-    if (copy == NULL)
-      return EXIT_FAILURE;
-    memcpy(copy, text, len);
-    copy[len] = '\0';
-    lua_settop(L, 0);
-    mem = fmemopen(copy, len, "r");
-    if (mem == NULL) {
-      free(copy);
-      return len == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-    }
-    load_repl(L, 0, color, 0, 0);
-    errors = doREPL(L, 0, mem);
-    fclose(mem);
-    free(copy);
-    return errors ? EXIT_FAILURE : EXIT_SUCCESS;
-  }
-}
-
-static void print_version(lua_State *L) {
-  const char *v = "?";
-  int top = lua_gettop(L);
-  lua_getglobal(L, "require");
-  lua_pushliteral(L, "konane");
-  if (lua_pcall(L, 1, 1, 0) == LUA_OK && lua_istable(L, -1)) {
-    lua_getfield(L, -1, "VERSION");
-    if (lua_type(L, -1) == LUA_TSTRING)
-      v = lua_tostring(L, -1);
-  }
-  printf("%s %s (%s)\n", PROGNAME, v, LUA_RELEASE);
-  fflush(stdout);
-  lua_settop(L, top);
-}
-
-/* Colour is for terminals only, and never when NO_COLOR is set. */
-static int want_color(void) {
-  const char *no = getenv("NO_COLOR");
-  const char *term = getenv("TERM");
-  if (no != NULL && no[0] != '\0')
-    return 0;
-  if (term != NULL && strcmp(term, "dumb") == 0)
-    return 0;
-  return isatty(STDOUT_FILENO);
-}
-
-/* Everything main does, in protected mode (as lua.c's pmain). */
-static int pmain(lua_State *L) {
-  int argc = (int)lua_tointeger(L, 1);
-  char **argv = (char **)lua_touserdata(L, 2);
-  int script = argc;
-  int args = collectargs(argv, &script);
-  int tty = isatty(STDIN_FILENO);
-  int color = want_color();
-  luaL_checkversion(L);
-  lua_settop(L, 0);  /* argc and argv are read; the REPL owns the stack */
-  if (args & has_error) {
-    if (args & 32)
-      print_usage(stdout, "");
-    else
-      print_usage(stderr, argv[script]);
-    lua_pushboolean(L, (args & 32) != 0);
-    return 1;
-  }
-  if (args & has_E) {
-    lua_pushboolean(L, 1);
-    lua_setfield(L, LUA_REGISTRYINDEX, "LUA_NOENV");
-  }
-  luaL_openlibs(L);
-  setup_konane(L);
-  createargtable(L, argv, argc, script);
-  lua_gc(L, LUA_GCRESTART);
-  lua_gc(L, LUA_GCGEN, 0, 0);
-  if (!(args & has_E)) {
-    if (handle_luainit(L) != LUA_OK)
-      return 0;
-  }
-  if (args & has_v)
-    print_version(L);
-  if (!runargs(L, argv, script))
-    return 0;
-  if (script < argc && handle_script(L, argv + script) != LUA_OK)
-    return 0;
-  if (args & has_i) {
-    load_repl(L, tty, color && tty, tty, 0);
-    if (doREPL(L, tty, stdin) && !tty) {
-      lua_pushboolean(L, 0);
-      return 1;
-    }
-  } else if (script == argc && !(args & (has_e | has_v))) {
-    if (tty) {
-      load_repl(L, 1, color, 1, 0);
-      doREPL(L, 1, stdin);
-    } else {
-      lua_pushboolean(L, run_stdin(L, 0) == EXIT_SUCCESS);
-      return 1;
-    }
-  }
-  lua_pushboolean(L, 1);
-  return 1;
-}
-
-int main(int argc, char **argv) {
-  int status, result;
-  lua_State *L = luaL_newstate();
-  if (L == NULL) {
-    l_message(argv[0], "cannot create state: not enough memory");
-    return EXIT_FAILURE;
-  }
-  lua_gc(L, LUA_GCSTOP);
-  lua_pushcfunction(L, pmain);
-  lua_pushinteger(L, argc);
-  lua_pushlightuserdata(L, argv);
-  status = lua_pcall(L, 2, 1, 0);
-  result = lua_toboolean(L, -1);
-  report(L, status);
-  lua_close(L);
-  return (result && status == LUA_OK) ? EXIT_SUCCESS : EXIT_FAILURE;
-}
