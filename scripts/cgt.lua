@@ -71,30 +71,7 @@ if (opts.moves or opts.unique) and not opts.rows then usage("--moves and --uniqu
 local vopts = opts.budget and { budget = opts.budget } or nil
 local status = 0
 
-local function moves_exist(pos)
-  -- a jump needs x next to o with an empty square behind, along a line
-  local ranks = {}
-  for rank in pos:gmatch("[^/]+") do ranks[#ranks + 1] = rank end
-  local rows, cols = #ranks, #ranks[1]
-  local function at(r, c)
-    if r < 1 or c < 1 or r > rows or c > cols then return nil end
-    return ranks[r]:sub(c, c)
-  end
-  for r = 1, rows do
-    for c = 1, cols do
-      local p = at(r, c)
-      if p ~= "." then
-        local e = p == "x" and "o" or "x"
-        for _, d in ipairs { { 1, 0 }, { -1, 0 }, { 0, 1 }, { 0, -1 } } do
-          if at(r + d[1], c + d[2]) == e and at(r + 2 * d[1], c + 2 * d[2]) == "." then
-            return true
-          end
-        end
-      end
-    end
-  end
-  return false
-end
+local moves_exist = cgt.has_moves
 
 if opts.rows then
   local seen, order = {}, {}

@@ -245,6 +245,9 @@ struct cgk {
   uint64_t budget, spent, polls;
   kn_stop stop;
   cgk_stats st;
+  /* per frame shape, made on first use: for each symmetry t, the source
+  ** cell of each cell of the image (8 * rows * cols entries) */
+  uint16_t *inv[KN_MAX_SIDE + 1][KN_MAX_SIDE + 1];
 };
 
 cgk *cgk_new(cg_store *s) {
@@ -255,6 +258,8 @@ cgk *cgk_new(cg_store *s) {
 
 void cgk_free(cgk *k) {
   if (!k) return;
+  for (int r = 0; r <= KN_MAX_SIDE; r++)
+    for (int c = 0; c <= KN_MAX_SIDE; c++) free(k->inv[r][c]);
   free(k->e);
   free(k->index);
   free(k->arena);
@@ -366,34 +371,73 @@ static void sym_map(int rows, int cols, int t, int r, int c, int *r2,
 
 #define KEY_MAX (2 + KN_MAX_SQ / 4 + 1)
 
+/* The inverse maps of the 8 symmetries of a rows x cols frame, cached. */
+static const uint16_t *inverse_maps(cgk *k, int rows, int cols) {
+  uint16_t *m = k->inv[rows][cols];
+  if (m) return m;
+  int n = rows * cols;
+  m = malloc(8 * (size_t)n * sizeof *m);
+  if (!m) return NULL;
+  for (int t = 0; t < 8; t++)
+    for (int r = 0; r < rows; r++)
+      for (int c = 0; c < cols; c++) {
+        int r2, c2, rows2, cols2;
+        sym_map(rows, cols, t, r, c, &r2, &c2, &rows2, &cols2);
+        m[t * n + r2 * cols2 + c2] = (uint16_t)(r * cols + c);
+      }
+  k->inv[rows][cols] = m;
+  return m;
+}
+
 /*
 ** The key of frame 'f': the least of its 16 images (8 symmetries, with and
 ** without the colour swap) as bytes [rows, cols, cells packed 4 a byte].
-** Returns the key length; *t and *swap name the image chosen.
+** Returns the key length (0 when out of memory); *t and *swap name the
+** image chosen. Images are compared cell by cell as they are read, so a
+** worse image is dropped at its first larger cell.
 */
-static size_t normalize(const cgk_pos *f, uint8_t *key, int *t, int *swap) {
-  uint8_t best[2 + KN_MAX_SQ], cand[2 + KN_MAX_SQ];
+static size_t normalize(cgk *k, const cgk_pos *f, uint8_t *key, int *t,
+                        int *swap) {
+  uint8_t best[2 + KN_MAX_SQ];
   int n = f->rows * f->cols, have = 0;
-  for (int tt = 0; tt < 8; tt++)
+  const uint16_t *inv = inverse_maps(k, f->rows, f->cols);
+  if (!inv) return 0;
+  for (int tt = 0; tt < 8; tt++) {
+    uint8_t r2 = (uint8_t)(tt & 4 ? f->cols : f->rows);
+    uint8_t c2 = (uint8_t)(tt & 4 ? f->rows : f->cols);
+    const uint16_t *src = inv + (size_t)tt * n;
     for (int sw = 0; sw < 2; sw++) {
-      int rows2 = 0, cols2 = 0;
-      for (int r = 0; r < f->rows; r++)
-        for (int c = 0; c < f->cols; c++) {
-          int r2, c2;
-          sym_map(f->rows, f->cols, tt, r, c, &r2, &c2, &rows2, &cols2);
-          uint8_t v = f->cell[r * f->cols + c];
-          if (sw && v) v ^= 3;
-          cand[2 + r2 * cols2 + c2] = v;
+      uint8_t x = sw ? 3 : 0;
+      int i = 0, less = !have;
+      if (!less) {
+        if (r2 != best[0] || c2 != best[1]) {
+          if (r2 > best[0] || (r2 == best[0] && c2 > best[1])) continue;
+          less = 1;
         }
-      cand[0] = (uint8_t)rows2;
-      cand[1] = (uint8_t)cols2;
-      if (!have || memcmp(cand, best, (size_t)n + 2) < 0) {
-        memcpy(best, cand, (size_t)n + 2);
-        *t = tt;
-        *swap = sw;
-        have = 1;
       }
+      if (!less) {
+        for (; i < n; i++) {
+          uint8_t v = f->cell[src[i]];
+          if (v) v ^= x;
+          if (v != best[2 + i]) {
+            if (v > best[2 + i]) break;
+            less = 1;
+            break;
+          }
+        }
+        if (!less) continue; /* larger, or equal to the best */
+      }
+      best[0] = r2;
+      best[1] = c2;
+      for (; i < n; i++) {
+        uint8_t v = f->cell[src[i]];
+        best[2 + i] = v ? v ^ x : 0;
+      }
+      *t = tt;
+      *swap = sw;
+      have = 1;
     }
+  }
   size_t len = 2 + ((size_t)n + 3) / 4;
   memset(key, 0, len);
   key[0] = best[0];
@@ -518,7 +562,11 @@ static int region_value(cgk *k, const cgk_pos *p, const uint8_t *sel,
   } else {
     uint8_t key[KEY_MAX];
     int t, sw;
-    size_t klen = normalize(f, key, &t, &sw);
+    size_t klen = normalize(k, f, key, &t, &sw);
+    if (!klen) {
+      free(f), free(freach), free(bits);
+      return CGK_ENOMEM;
+    }
     uint64_t h = hash_bytes(key, klen);
     const entry *hit = table_find(k, key, klen, h);
     k->st.lookups++;
@@ -594,7 +642,7 @@ static int do_split(cgk *k, const cgk_pos *p, split *sp) {
   sp->nsq = nsq;
   sp->label = malloc((size_t)nsq * sizeof *sp->label);
   int *stack = malloc((size_t)nsq * sizeof *stack);
-  int *owner = malloc((size_t)nsq * sizeof *owner);
+  int *owner = malloc((size_t)nsq * sizeof *owner), *root = NULL;
   uint8_t *sel = malloc((size_t)nsq);
   if (!sp->label || !stack || !owner || !sel) goto oom;
   /* 1. orthogonally connected groups of pieces */
@@ -623,14 +671,16 @@ static int do_split(cgk *k, const cgk_pos *p, split *sp) {
   sp->done = calloc((size_t)ng + 1, 1);
   sp->val = malloc(((size_t)ng + 1) * sizeof *sp->val);
   sp->reach = malloc(((size_t)ng + 1) * (size_t)nsq);
-  if (!sp->parent || !sp->done || !sp->val || !sp->reach) goto oom;
+  root = malloc(((size_t)ng + 1) * sizeof *root);
+  if (!sp->parent || !sp->done || !sp->val || !sp->reach || !root) goto oom;
   for (int g = 0; g < ng; g++) sp->parent[g] = g;
   /* 2. values and reaches; merge groups whose reaches overlap or touch */
   for (;;) {
+    for (int g = 0; g < ng; g++) root[g] = uf_find(sp->parent, g);
     for (int g = 0; g < ng; g++) {
       if (sp->parent[g] != g || sp->done[g]) continue;
       for (int i = 0; i < nsq; i++)
-        sel[i] = sp->label[i] >= 0 && uf_find(sp->parent, sp->label[i]) == g;
+        sel[i] = sp->label[i] >= 0 && root[sp->label[i]] == g;
       e = region_value(k, p, sel, &sp->val[g], sp->reach + (size_t)g * nsq);
       if (e) goto out;
       sp->done[g] = 1;
@@ -675,10 +725,10 @@ static int do_split(cgk *k, const cgk_pos *p, split *sp) {
   for (int i = 0; i < nsq; i++)
     if (sp->label[i] >= 0) sp->label[i] = uf_find(sp->parent, sp->label[i]);
 out:
-  free(stack), free(owner), free(sel);
+  free(stack), free(owner), free(sel), free(root);
   return e;
 oom:
-  free(stack), free(owner), free(sel);
+  free(stack), free(owner), free(sel), free(root);
   return CGK_ENOMEM;
 }
 

@@ -95,16 +95,53 @@ function M.winner(v, turn)
   return v:wins("white") and "white" or "black"
 end
 
---- Lines describing the regions of a game (the REPL's cgt()):
---- each region's pieces and value, the sum, its outcome and the winner
---- with the game's side to move. opts.budget as for value().
+--- Can a piece of position text 'pos' (ranks, any placement) jump?
+function M.has_moves(pos)
+  local ranks = {}
+  for rank in pos:match("^(%S+)"):gmatch("[^/]+") do
+    ranks[#ranks + 1] = rank:gsub("%d+", function(n) return ("."):rep(tonumber(n)) end)
+  end
+  local rows, cols = #ranks, #ranks[1]
+  local function at(r, c)
+    if r < 1 or c < 1 or r > rows or c > cols then return nil end
+    return ranks[r]:sub(c, c)
+  end
+  for r = 1, rows do
+    for c = 1, cols do
+      local p = at(r, c)
+      if p == "x" or p == "o" then
+        local e = p == "x" and "o" or "x"
+        for _, d in ipairs { { 1, 0 }, { -1, 0 }, { 0, 1 }, { 0, -1 } } do
+          if at(r + d[1], c + d[2]) == e and at(r + 2 * d[1], c + 2 * d[2]) == "." then
+            return true
+          end
+        end
+      end
+    end
+  end
+  return false
+end
+
+--- Lines describing the regions of a game (the REPL's cgt()): each live
+--- region's pieces and value (groups with no move for either side, ever,
+--- are counted on one line), the sum, its outcome and the winner with the
+--- game's side to move. opts.budget as for value().
 function M.describe(game, opts)
   local regions = M.regions(game, opts)
-  local lines, values = {}, {}
+  local lines, values, dead, k = {}, {}, 0, 0
   for i, r in ipairs(regions) do
     values[i] = r.value
-    lines[#lines + 1] = ("region %d: %-24s %s"):format(i, tostring(r.value),
-      r.position:gsub(" [bw]$", ""))
+    if tostring(r.value) == "0" and not M.has_moves(r.position) then
+      dead = dead + 1
+    else
+      k = k + 1
+      lines[#lines + 1] = ("region %d: %-24s %s"):format(k, tostring(r.value),
+        (r.position:gsub(" [bw]$", "")))
+    end
+  end
+  if dead > 0 then
+    lines[#lines + 1] = ("%d group%s of pieces with no move left (value 0)"):format(dead,
+      dead == 1 and "" or "s")
   end
   local sum = M.sum(values)
   if #regions == 0 then lines[#lines + 1] = "no pieces" end
@@ -117,6 +154,23 @@ function M.describe(game, opts)
       M.winner(sum, turn) == "black" and "Black" or "White")
   end
   return table.concat(lines, "\n"), sum, regions
+end
+
+--- A line for the REPL's analyze() when the board of game 'g' has split
+--- into several regions ("the board has split into 3 regions: sum ^*, N; cgt()
+--- shows them"), or nil: no split, or the split costs more than 'budget'
+--- region computations (default 2000).
+function M.split_note(g, budget)
+  local ok, texts, values = pcall(core.cgt_regions, g, { budget = budget or 2000 })
+  if not ok then return nil end
+  local live = 0
+  for _, t in ipairs(texts) do
+    if M.has_moves(t) then live = live + 1 end
+  end
+  if live < 2 then return nil end
+  local sum = M.sum(values)
+  return ("the board has split into %d regions with moves: their sum is %s (%s: %s); cgt() shows them")
+    :format(live, tostring(sum), sum:outcome(), M.outcome_text(sum:outcome()))
 end
 
 --- Every placement of a rows x cols board (3^(rows*cols) of them, at most

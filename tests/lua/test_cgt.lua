@@ -160,6 +160,37 @@ T["describe: the REPL's text names regions, sum and winner"] = function()
   assert(text:find("White to move: %a+ wins"), text)
 end
 
+-- The REPL: cgt() prints regions, values and the outcome; analyze() mentions a split board.
+local function repl_output(game, name, ...)
+  local repl = require "konane.repl"
+  local out = {}
+  local old_print, old_g = print, rawget(_G, "g")
+  print = function(...)
+    local parts = {}
+    for i = 1, select("#", ...) do parts[i] = tostring((select(i, ...))) end
+    out[#out + 1] = table.concat(parts, "\t")
+  end
+  rawset(_G, "g", game)
+  local ok, err = pcall(repl.commands[name].call, ...)
+  print = old_print
+  rawset(_G, "g", old_g)
+  if not ok then error(err, 0) end
+  return table.concat(out, "\n")
+end
+
+T["REPL: cgt() and analyze() on a split board"] = function()
+  local g = konane.new { fen = "x.x.x.x./8/..xo..../..ox..../8/8/8/ox.....x b" }
+  local out = repl_output(g, "cgt")
+  assert(out:find("region 1:", 1, true) and out:find("sum: ", 1, true), out)
+  assert(out:find("Black to move: %a+ wins"), out)
+  out = repl_output(g, "analyze", 0.05)
+  assert(out:find("the board has split into %d+ regions"), out)
+  out = repl_output(konane.new(), "analyze", 0.05)
+  assert(not out:find("split"), out)
+  local ok, err = pcall(repl_output, konane.new { fen = "..oxo/xoxox/oxoxo/xoxox/oxoxo b" }, "cgt", 10)
+  assert(not ok and tostring(err):find("budget"), tostring(err))
+end
+
 T["placements enumerate a small board"] = function()
   local n = 0
   for p in cgt.placements(1, 3) do

@@ -88,6 +88,8 @@ which ends it with the best line found so far. The game is not changed.]],
         return
       end
       print("best: " .. format.result(r))
+      local note = require("konane.cgt").split_note(g)
+      if note then print(note) end
     end,
   },
   {
