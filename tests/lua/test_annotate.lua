@@ -1,0 +1,178 @@
+-- Annotated games (konane.annotate, scripts/annotate.lua): evaluation comments, proved results,
+-- and the marks checked against the solver on a 6x6 board it decides in milliseconds.
+local konane = require "konane"
+local annotate = require "konane.annotate"
+local pgn = konane.pgn
+
+local T = {}
+
+local function sh(cmd)
+  local p = assert(io.popen(cmd))
+  local out = p:read("a")
+  p:close()
+  return out
+end
+
+-- The 6x6 position after 'n' first-listed moves, as a new game: the start of the games below
+-- (short games the solver and a full-depth search settle at once).
+local function midgame(n)
+  local g = konane.new { rows = 6, cols = 6 }
+  for _ = 1, n do g:play(g:moves()[1]) end
+  return konane.new { rows = 6, cols = 6, fen = g:fen() }
+end
+
+-- Along first-listed moves from midgame(12), the first position where the side to move has a
+-- proved win and a move that throws it away (the solver says so): returns the moves before,
+-- the blunder, and the game.
+local function blunder_line()
+  local g = midgame(12)
+  while not g:over() do
+    if g:solve {}.win == true then
+      for _, m in ipairs(g:moves()) do
+        g:play(m)
+        local reply = g:solve {}
+        g:undo()
+        if reply.win == true then return g:history(), m, g end
+      end
+    end
+    g:play(g:moves()[1])
+  end
+  error("no blunder found on this line")
+end
+
+T["a move throwing away a proved win is marked ?? and the solver agrees"] = function()
+  local before, blunder, g = blunder_line()
+  local moves = {}
+  for i, m in ipairs(before) do moves[i] = m end
+  moves[#moves + 1] = blunder
+  local record = { rows = 6, cols = 6, variant = "brainking", moves = moves, fen = g:start_fen() }
+  local notes = annotate.game(record, { depth = 40 })
+  local i = #moves
+  assert(notes[i].mark == "??", ("move %d %s: mark %s"):format(i, blunder, tostring(notes[i].mark)))
+  -- the evaluation is a proved result for the opponent, with its length
+  local after = g:clone()
+  after:play(blunder)
+  local winner = after:turn()
+  local sign = winner == "black" and "" or "%-"
+  assert(notes[i].eval:match("^#" .. sign .. "%d+$"), notes[i].eval)
+  assert(notes[i].words:find((winner == "black" and "Black" or "White") .. " wins in", 1, true))
+  assert(notes[i].comment:match("^%[%%eval #%-?%d+%] %[%%depth %d+%]"), notes[i].comment)
+  -- no earlier move of this line is marked ?? unless it also gave away a proved win
+  local replay = konane.new { rows = 6, cols = 6, fen = g:start_fen() }
+  for k = 1, i - 1 do
+    local had = replay:solve {}
+    replay:play(moves[k])
+    if notes[k].mark == "??" then
+      assert(had.win == true and replay:solve {}.win == true,
+        ("move %d %s is marked ?? but did not throw away a proved win"):format(k, moves[k]))
+    end
+  end
+end
+
+T["the only winning move is marked !"] = function()
+  -- find, along first-listed moves, a proved win with exactly one winning move, and play it
+  local g = midgame(9)
+  local found
+  while not g:over() and not found do
+    if #g:moves() > 1 and g:solve {}.win == true then
+      local winners = {}
+      for _, m in ipairs(g:moves()) do
+        g:play(m)
+        if g:solve {}.win == false then winners[#winners + 1] = m end
+        g:undo()
+      end
+      if #winners == 1 then found = winners[1] end
+    end
+    if not found then g:play(g:moves()[1]) end
+  end
+  assert(found, "a position with one winning move on this line")
+  g:play(found)
+  local notes = annotate.game(g, { depth = 40 })
+  assert(notes[#notes].mark == "!", tostring(notes[#notes].mark))
+  for k = 1, #notes - 1 do
+    if notes[k].mark == "!" then
+      -- every "!" is also checked: the other moves of that position all lose
+      local p = konane.new { rows = 6, cols = 6, fen = g:start_fen() }
+      for j = 1, k - 1 do p:play(notes[j].move) end
+      for _, m in ipairs(p:moves()) do
+        p:play(m)
+        assert((p:solve {}.win == false) == (m == notes[k].move), "move " .. k)
+        p:undo()
+      end
+    end
+  end
+end
+
+T["evaluations are from Black's point of view in moves of mobility"] = function()
+  local g = konane.new()
+  for _, m in ipairs { "d5", "d4", "b5-d5" } do g:play(m) end
+  local notes = annotate.game(g, { depth = 2 })
+  assert(#notes == 3)
+  for i, note in ipairs(notes) do
+    assert(note.eval:match("^%-?%d+%.%d%d$"), note.eval)
+    assert(note.comment == ("[%%eval %s] [%%depth 2]"):format(note.eval), note.comment)
+    -- the score of the position after the move, searched alone, turned to Black's view
+    local p = konane.new()
+    for k = 1, i do p:play(notes[k].move) end
+    local s = p:search { depth = 2 }.score
+    if p:turn() == "white" then s = -s end
+    assert(note.eval == ("%.2f"):format(s / 100), ("move %d: %s vs %d"):format(i, note.eval, s))
+  end
+  local text = annotate.text(notes, "black")
+  assert(text:match("^1%. d5 %(%-?%d+%.%d%d%) d4 %(%-?%d+%.%d%d%) 2%. b5%-d5"), text)
+end
+
+T["annotated PGN reads back with its marks and comments"] = function()
+  local rec = konane.play("greedy:seed=2", "random:seed=2", { rows = 6, cols = 6, seed = 2 })
+  rec.comments = {}
+  local notes = annotate.game(rec, { depth = 3 })
+  local text = pgn.write(annotate.apply(rec, notes))
+  assert(text:find('[Annotator "konane', 1, true))
+  local back = assert(pgn.read(text))[1]
+  assert(#back.moves == #rec.moves)
+  for i, m in ipairs(rec.moves) do
+    assert(back.moves[i] == m)
+    assert(back.comments[i] == notes[i].comment, back.comments[i])
+  end
+  assert(back.result == rec.result)
+end
+
+T["scripts/annotate.lua: bad input is a clear error with exit status 2"] = function()
+  local dir = sh("mktemp -d"):gsub("%s+$", "")
+  local function run(args)
+    local out = sh("build/konane scripts/annotate.lua " .. args .. " 2>&1; echo rc=$?")
+    return out, tonumber(out:match("rc=(%d+)%s*$"))
+  end
+  local out, rc = run(dir .. "/missing.pgn")
+  assert(rc == 2 and out:find("missing.pgn", 1, true), out)
+  local f = assert(io.open(dir .. "/bad.pgn", "w"))
+  f:write('[Board "6x6"]\n\n1. d3 z9 *\n')
+  f:close()
+  out, rc = run(dir .. "/bad.pgn")
+  assert(rc == 2 and out:find("bad.pgn:3", 1, true) and out:find("z9", 1, true), out)
+  out, rc = run(dir .. "/bad.pgn --depth=x")
+  assert(rc == 2 and out:find("--depth", 1, true), out)
+  out, rc = run("--frobnicate x.pgn")
+  assert(rc == 2 and out:find("unknown option '--frobnicate'", 1, true), out)
+  out, rc = run(dir .. "/bad.pgn --time 1 --depth 2")
+  assert(rc == 2 and out:find("exclude", 1, true), out)
+  out, rc = run("")
+  assert(rc == 2 and out:find("input PGN file", 1, true), out)
+  -- a good file: PGN on standard output, no progress bar when stderr is not a terminal
+  f = assert(io.open(dir .. "/ok.pgn", "w"))
+  f:write('[Board "6x6"]\n[Result "*"]\n\n1. d3 d4 2. d1-d3 *\n')
+  f:close()
+  out, rc = run(dir .. "/ok.pgn --depth 2")
+  assert(rc == 0, out)
+  assert(out:match("1%. d3%S* {%[%%eval") and not out:find("positions", 1, true), out)
+  sh("rm -rf '" .. dir .. "'")
+end
+
+T["annotate rejects unknown options"] = function()
+  local ok, err = pcall(annotate.game, konane.new(), { dpth = 3 })
+  assert(not ok and tostring(err):find("bad option 'dpth'", 1, true), tostring(err))
+  ok, err = pcall(annotate.game, konane.new(), { depth = 0 })
+  assert(not ok and tostring(err):find("'depth'", 1, true))
+end
+
+return T
