@@ -6,7 +6,7 @@
 --   report.build(dir) -> html          from DIR/results.json and DIR/games.pgn
 --   report.write(dir) -> path          writes DIR/report.html (through a temporary file)
 
-local json = require "konane.report.json"
+local json = require "konane.tournament.json"
 local charts = require "konane.report.charts"
 local viewer = require "konane.report.viewer"
 local svg = require "konane.svg"
@@ -285,27 +285,22 @@ function M.build(dir)
   return viewer.page("Tournament " .. name, body, viewer.finish(data))
 end
 
---- write(dir) -> path, or nil and a message: builds the report and saves it as DIR/report.html
--- (written to a temporary file, then renamed, so a failed write never leaves half a page).
-function M.write(dir)
+--- save(dir): builds the report and saves it as DIR/report.html (through a temporary file and
+-- a rename, so a failed write never leaves half a page). Raises "cannot write PATH: reason" or
+-- the reason the report cannot be built.
+function M.save(dir)
   local html, err = M.build(dir)
-  if not html then return nil, err end
+  if not html then error(err, 0) end
   local path = dir .. "/" .. M.FILE
-  local tmp = path .. ".tmp"
-  local f, oerr = io.open(tmp, "wb")
-  if not f then return nil, oerr end
-  local ok, werr = f:write(html)
-  local cok, cerr = f:close()
-  if not ok or not cok then
-    os.remove(tmp)
-    return nil, ("%s: %s"):format(tmp, tostring(werr or cerr))
-  end
-  local rok, rerr = os.rename(tmp, path)
-  if not rok then
-    os.remove(tmp)
-    return nil, rerr
-  end
+  require("konane.tournament.files").write_atomic(path, html)
   return path
+end
+
+--- write(dir) -> path, or nil and a message: save() without raising.
+function M.write(dir)
+  local ok, res = pcall(M.save, dir)
+  if not ok then return nil, tostring(res) end
+  return res
 end
 
 return M

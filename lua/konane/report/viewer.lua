@@ -10,7 +10,7 @@
 -- #errors (data-count on it), which the browser tests read.
 
 local svg = require "konane.svg"
-local json = require "konane.report.json"
+local json = require "konane.tournament.json"
 
 local M = {}
 
@@ -297,6 +297,14 @@ function M.html(opts)
   return table.concat(o)
 end
 
+--- json(data) -> text: compact JSON safe inside a <script> element ('<', '>' and '&', which
+-- JSON has only inside strings, written as \u escapes).
+function M.json(data)
+  return (json.encode(data, { compact = true }):gsub("[<>&]", function(c)
+    return ("\\u%04x"):format(c:byte())
+  end))
+end
+
 --- page(title, body, data) -> text: a whole self-contained HTML page: the styles, 'body', the
 -- data as JSON and the scripts, nothing loaded from anywhere.
 function M.page(title, body, data)
@@ -307,7 +315,7 @@ function M.page(title, body, data)
     "<script>", M.TRAP, "</script></head><body><main>",
     body,
     '<pre id="errors" data-count="0"></pre>',
-    '</main><script type="application/json" id="kn-data">', json.encode(data), "</script>",
+    '</main><script type="application/json" id="kn-data">', M.json(data), "</script>",
     "<script>", M.JS, "</script></body></html>\n",
   }
 end

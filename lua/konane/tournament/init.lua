@@ -292,10 +292,11 @@ function Tournament:results(done, interrupted)
   return res
 end
 
--- Writes every file made from the results into directory 'dir': results.json (a report.html
--- writer belongs here too). Raises "cannot write PATH: reason" on a failed write.
+-- Writes every file made from the results into directory 'dir': results.json, then
+-- report.html (konane.report). Raises "cannot write PATH: reason" on a failed write.
 function M.write_results(dir, res)
   files.write_atomic(dir .. "/" .. M.RESULTS_FILE, report.json(res))
+  require("konane.report").save(dir)
 end
 
 -- M.run(settings) -> results: new + run.

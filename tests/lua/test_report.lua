@@ -1,0 +1,150 @@
+-- The tournament report (konane.report, scripts/report.lua): written beside results.json by
+-- every tournament, rebuilt from a directory (merged shards included), self-contained, and
+-- agreeing with results.json and games.pgn.
+local konane = require "konane"
+local tournament = require "konane.tournament"
+local tjson = require "konane.tournament.json"
+local report = require "konane.report"
+
+local T = {}
+
+local function sh(cmd)
+  local p = assert(io.popen(cmd))
+  local out = p:read("a")
+  p:close()
+  return out
+end
+
+local function tmpdir()
+  local d = sh("mktemp -d"):gsub("%s+$", "")
+  assert(d:match("^/"), d)
+  return d
+end
+
+local function read(path)
+  local f = assert(io.open(path, "rb"))
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
+local function run(o)
+  o.progress = false
+  o.rows, o.cols = o.rows or 6, o.cols or 6
+  o.time = o.time or 5
+  return tournament.run(o)
+end
+
+-- The data the page embeds.
+local function page_data(html)
+  local text = assert(html:match('<script type="application/json" id="kn%-data">(.-)</script>'))
+  return assert(tjson.decode(text, "page data"))
+end
+
+T["a tournament writes report.html beside results.json, self-contained"] = function()
+  local dir = tmpdir() .. "/t"
+  run { bots = { "greedy", "random", "greedy:seed=4" }, games = 2, seed = 5, out = dir }
+  local html = read(dir .. "/report.html")
+  assert(html:match("^<!DOCTYPE html>"))
+  -- nothing is loaded from anywhere: no src=, no link, no url outside the page's own ids
+  assert(not html:find("<script src", 1, true) and not html:find("<link", 1, true))
+  for url in html:gmatch("https?://[^\"' )]+") do
+    assert(url == "http://www.w3.org/2000/svg" or url == "http://www.w3.org/1999/xlink",
+      "a network address in the page: " .. url)
+  end
+  for ref in html:gmatch('url%(([^)]*)%)') do assert(ref:match("^#"), ref) end
+  local res = assert(tjson.decode(read(dir .. "/results.json")))
+  -- standings: every bot with its Elo and an error bar
+  for _, b in ipairs(res.bots) do
+    local row = html:match("<tr><td>" .. b.rank .. "</td><td class=\"l\">"
+      .. b.name:gsub("%p", "%%%0") .. "</td>(.-)</tr>")
+    assert(row, "a standings row for " .. b.name)
+    assert(row:find(("%+.0f"):format(b.elo), 1, true), row)
+    assert(row:find('<svg xmlns="http://www.w3.org/2000/svg" class="bar"', 1, true))
+  end
+  -- crosstable: a cell per pair that met, with the wins and losses
+  local cells = 0
+  for a, row in pairs(res.crosstable) do
+    for b, c in pairs(row) do
+      cells = cells + 1
+      assert(html:find((">%d-%d<small>"):format(c.wins, c.losses), 1, true), a .. " vs " .. b)
+    end
+  end
+  assert(cells == 6)
+  assert(html:find('id="elochart"', 1, true), "an Elo chart")
+  assert(not html:find('id="sprtchart"', 1, true), "no SPRT chart without SPRT")
+  -- every game of games.pgn is in the page, replayed: canonical moves and final position
+  local records = assert(konane.pgn.read_file(dir .. "/games.pgn"))
+  local data = page_data(html)
+  assert(#data.games == #records and #records == res.games)
+  for i, e in ipairs(data.games) do
+    local r = records[i]
+    assert(e.n == tonumber(r.tags.Game))
+    assert(e.m == table.concat(r.moves, " "))
+    assert(e.f == konane.pgn.replay(r):fen())
+    assert(data.bots[e.b + 1] == r.black and data.bots[e.w + 1] == r.white)
+  end
+end
+
+T["an SPRT match's report draws the LLR path between its bounds"] = function()
+  local dir = tmpdir() .. "/s"
+  local res = run { bots = { "greedy", "random" }, games = 60, seed = 2, out = dir,
+                    sprt = { elo0 = 0, elo1 = 150 } }
+  assert(res.sprt)
+  local html = read(dir .. "/report.html")
+  local chart = assert(html:match('<svg[^>]-id="sprtchart".-</svg>'))
+  local _, lines = chart:gsub('stroke%-dasharray="6 4"', "")
+  assert(lines == 2, "two bounds")
+  local stats = require "konane.stats"
+  local t = stats.sprt { elo0 = 0, elo1 = 150 }
+  assert(chart:find(("H1 (150)"), 1, true) and chart:find("H0 (0)", 1, true))
+  -- the path ends at the LLR results.json reports
+  assert(chart:find(("LLR %.2f"):format(res.sprt.llr), 1, true),
+    ("LLR %.2f (bounds %.2f %.2f)"):format(res.sprt.llr, t.lower, t.upper))
+  assert(html:find(("after %d games"):format(res.sprt.games), 1, true))
+end
+
+T["scripts/report.lua rebuilds the report of merged shards"] = function()
+  local base = tmpdir()
+  local common = { bots = { "greedy", "random" }, games = 4, seed = 9 }
+  for i = 1, 2 do
+    local o = {}
+    for k, v in pairs(common) do o[k] = v end
+    o.shard, o.out = { i, 2 }, base .. "/s" .. i
+    run(o)
+  end
+  tournament.merge({ base .. "/s1", base .. "/s2" }, base .. "/m", function() end)
+  os.remove(base .. "/m/report.html")
+  local out = sh(("build/konane scripts/report.lua %s/m 2>&1; echo rc=$?"):format(base))
+  assert(out:match("rc=0%s*$"), out)
+  local data = page_data(read(base .. "/m/report.html"))
+  local records = assert(konane.pgn.read_file(base .. "/m/games.pgn"))
+  assert(#data.games == #records and #records == 4)
+  local ns = {}
+  for _, e in ipairs(data.games) do ns[#ns + 1] = e.n end
+  assert(table.concat(ns, " ") == "1 2 3 4", "games in schedule order: " .. table.concat(ns, " "))
+  -- a directory without results: status 1 and the reason; no directory given: status 2
+  out = sh(("build/konane scripts/report.lua %s/nothing 2>&1; echo rc=$?"):format(base))
+  assert(out:match("rc=1%s*$") and out:find("results.json", 1, true), out)
+  out = sh("build/konane scripts/report.lua 2>&1; echo rc=$?")
+  assert(out:match("rc=2%s*$") and out:find("Usage", 1, true), out)
+  sh("rm -rf '" .. base .. "'")
+end
+
+T["a damaged results.json or games.pgn is reported with its name"] = function()
+  local dir = tmpdir() .. "/d"
+  run { bots = { "greedy", "random" }, games = 2, seed = 1, out = dir }
+  local f = assert(io.open(dir .. "/results.json", "w"))
+  f:write('{"bots": [')
+  f:close()
+  local ok, err = report.write(dir)
+  assert(not ok and err:find("results.json", 1, true), err)
+  run { bots = { "greedy", "random" }, games = 2, seed = 1, out = dir .. "2" }
+  f = assert(io.open(dir .. "2/games.pgn", "a"))
+  f:write('[Black "greedy"]\n[Board "6x6"]\n\n1. d3 q7 *\n')
+  f:close()
+  ok, err = report.write(dir .. "2")
+  assert(not ok and err:find("games.pgn", 1, true) and err:find("q7", 1, true), err)
+end
+
+return T
