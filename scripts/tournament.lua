@@ -6,6 +6,9 @@
 -- with --resume --out DIR).
 
 local tournament = require("konane.tournament")
+local settings = require("konane.tournament.settings")
+
+local MAX_TIME = settings.MAX_TIME
 
 local PROG = "tournament.lua"
 
@@ -68,12 +71,45 @@ local function usage_error(msg)
   os.exit(2)
 end
 
-local function positive_int(opt, v)
+local function positive_int(opt, v, max)
   local n = math.tointeger(tonumber(v))
   if not n or n < 1 or not tostring(v):match("^%s*%d+%s*$") then
     usage_error(opt .. " expects a positive integer, got '" .. tostring(v) .. "'")
   end
+  if max and n > max then usage_error(opt .. " expects at most " .. max .. ", got '" .. tostring(v) .. "'") end
   return n
+end
+
+-- A word as the shell reads it back: quoted when it holds anything but safe characters.
+local function shell_word(w)
+  if w:match("^[%w@%%+=:,./_-]+$") then return w end
+  return "'" .. w:gsub("'", "'\\''") .. "'"
+end
+
+-- The command that ran this script, as the user typed it (the interpreter and the script
+-- path from arg[-n..0]), so a hint like --resume works where the user is: "build/konane
+-- scripts/tournament.lua" in a checkout, "konane-tournament" when installed.
+local function this_command()
+  local parts = {}
+  local lo = 0
+  while arg and arg[lo - 1] do lo = lo - 1 end
+  for i = lo, 0 do
+    if arg[i] == "-e" then return "konane " .. shell_word(arg[0] or "tournament.lua") end
+    parts[#parts + 1] = shell_word(arg[i])
+  end
+  if #parts == 0 then return "konane scripts/tournament.lua" end
+  return table.concat(parts, " ")
+end
+
+-- A message of the library for the user: the "file.lua:12: " of an internal raiser is not for
+-- them (a FILE:LINE: naming their own file, the openings file, is kept).
+local function for_user(msg)
+  msg = tostring(msg)
+  local file = msg:match("^([^\n:]-%.lua):%d+: ")
+  if file and (file:find("konane/", 1, true) or file:find("tournament.lua", 1, true) or file:find("^%[")) then
+    msg = msg:sub(#msg:match("^[^\n:]-%.lua:%d+: ") + 1)
+  end
+  return msg
 end
 
 -- Parses the command line into the settings of konane.tournament (plus merge and help).
@@ -119,9 +155,9 @@ local function parse(args)
       if name == "--bot" then
         if v == "" then usage_error("--bot needs a bot spec") end
         o.bots[#o.bots + 1] = v
-      elseif name == "--games" then o.games = positive_int(name, v)
-      elseif name == "--rounds" then o.rounds = positive_int(name, v)
-      elseif name == "--workers" then o.workers = positive_int(name, v)
+      elseif name == "--games" then o.games = positive_int(name, v, settings.MAX_GAMES)
+      elseif name == "--rounds" then o.rounds = positive_int(name, v, settings.MAX_ROUNDS)
+      elseif name == "--workers" then o.workers = positive_int(name, v, settings.MAX_WORKERS)
       elseif name == "--format" then
         if not tournament.FORMATS[v] then
           usage_error("--format must be roundrobin, gauntlet or swiss, got '" .. v .. "'")
@@ -141,8 +177,8 @@ local function parse(args)
         o.rows, o.cols = r, c
       elseif name == "--time" then
         local t = tonumber(v)
-        if not t or t ~= t or t <= 0 or t == math.huge then
-          usage_error("--time expects a positive number of seconds, got '" .. v .. "'")
+        if not t or t ~= t or t <= 0 or t > MAX_TIME then
+          usage_error(string.format("--time expects a positive number of seconds, at most %.0f, got '%s'", MAX_TIME, v))
         end
         o.time = t
       elseif name == "--openings" then o.openings = v
@@ -154,6 +190,10 @@ local function parse(args)
         o.seed = n
       elseif name == "--out" then
         if v == "" then usage_error("--out needs a directory") end
+        if v:sub(1, 1) == "-" then
+          usage_error("--out expects a directory, got '" .. v .. "' (a name starting with '-' looks like an " ..
+            "option; write ./" .. v .. " if you mean it)")
+        end
         o.out = v
       elseif name == "--sprt" then
         local t = { elo0 = 0, elo1 = 10, alpha = 0.05, beta = 0.05 }
@@ -217,7 +257,7 @@ local function main(args)
     end
     local ok, res = pcall(tournament.merge, o.merge, o.out)
     if not ok then
-      io.stderr:write(PROG, ": ", tostring(res), "\n")
+      io.stderr:write(PROG, ": ", for_user(res), "\n")
       return 1
     end
     io.write(string.format("Merged %d director%s: %d of %d games%s\n\n", #o.merge,
@@ -236,29 +276,33 @@ local function main(args)
     local konane = require("konane")
     for _, spec in ipairs(o.bots) do
       local ok, err = pcall(konane.bot, spec)
-      if not ok then usage_error("--bot " .. spec .. ": " .. tostring(err):gsub("^[^:]*:%d+: ", "")) end
+      if not ok then usage_error("--bot " .. spec .. ": " .. for_user(err)) end
     end
     o.out = o.out or os.date("tournament-%Y%m%d-%H%M%S")
   end
   if #o.bots == 0 then o.bots = nil end
   local ok, t = pcall(tournament.new, o)
-  if not ok then usage_error(tostring(t):gsub("^[^:]*:%d+: ", "")) end
+  if not ok then usage_error(for_user(t)) end
   local total = t:total()
   io.write(describe(t.s, total), "\n")
   if o.resume then io.write("Resuming ", o.out, "\n") end
   io.flush()
   local okr, res = pcall(t.run, t)
   if not okr then
-    local msg = tostring(res)
+    local msg = for_user(res)
     if msg:find("already holds a tournament", 1, true) then usage_error(msg) end
     io.stderr:write(PROG, ": ", msg, "\n")
+    if msg:find("^cannot write ") then
+      io.stderr:write("Every game saved before is kept. Once the file can be written, continue with:\n  ",
+        this_command(), " --resume --out ", shell_word(o.out), "\n")
+    end
     return 1
   end
   io.write("\n", tournament.report(res))
   io.write("\nGames: ", o.out, "/games.pgn   Results: ", o.out, "/results.json\n")
   if res.interrupted then
     io.stderr:write(string.format("Interrupted after %d of %d games. Continue with:\n  %s --resume --out %s\n",
-      res.games, total, "konane scripts/tournament.lua", o.out))
+      res.games, total, this_command(), shell_word(o.out)))
     return 130
   end
   return 0

@@ -11,7 +11,7 @@
 --     termination = "normal" | "illegal move" | "error" | "time forfeit" | "bad answer" | ...,
 --     reason = <why the game ended, when not a normal end>,
 --     forfeit = "black" | "white" | nil,              -- the side that failed (tag Forfeit)
---     opening = "c4 c3" | nil }                        -- the opening's moves (tag Opening)
+--     opening = {"c4", "c3"} | nil }                   -- the opening's moves (tag Opening)
 --
 -- record(info) builds a record (the one way konane.play, the REPL and the tournament make
 -- them); write(record) gives the text; read(text) gives back the list of records of every game in the
@@ -92,7 +92,9 @@ local function tags_of(record)
   if record.termination then tags.Termination = record.termination end
   if record.reason then tags.Reason = record.reason end
   if record.forfeit then tags.Forfeit = record.forfeit end
-  if record.opening then tags.Opening = record.opening end
+  local opening = record.opening
+  if type(opening) == "table" then opening = table.concat(opening, " ") end
+  if opening and opening ~= "" then tags.Opening = opening end
   return tags
 end
 
@@ -246,10 +248,14 @@ function pgn.record(info)
   tags.Event = info.event or tags.Event or "konane game"
   tags.Date = info.date or tags.Date or os.date("!%Y.%m.%d")
   local opening = info.opening
-  if type(opening) == "table" then opening = table.concat(opening, " ") end
-  if opening and opening ~= "" then
-    tags.Opening = opening
-    record.opening = opening
+  if type(opening) == "string" then
+    local list = {}
+    for m in opening:gmatch("%S+") do list[#list + 1] = m end
+    opening = list
+  end
+  if opening and #opening > 0 then
+    record.opening = { table.unpack(opening) }
+    tags.Opening = table.concat(opening, " ")
   end
   if record.forfeit then tags.Forfeit = record.forfeit end
   return record
@@ -422,7 +428,10 @@ local function record_from_tags(tags, game_line)
   record.termination = tags.Termination
   record.reason = tags.Reason
   record.forfeit = tags.Forfeit
-  record.opening = tags.Opening
+  if tags.Opening then
+    record.opening = {}
+    for m in tags.Opening:gmatch("%S+") do record.opening[#record.opening + 1] = m end
+  end
   record.black, record.white = tags.Black, tags.White
   return record
 end

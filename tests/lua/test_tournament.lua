@@ -354,7 +354,14 @@ tests["hostile bots forfeit their games and the tournament goes on"] = function(
   assert(res.forfeits["time forfeit"] and res.forfeits["error"] and res.forfeits["bad answer"])
   local reasons = {}
   for _, r in ipairs(records_of(dir)) do
-    if r.termination ~= "normal" then reasons[r.termination] = r.reason end
+    if r.termination ~= "normal" then
+      reasons[r.termination] = r.reason
+      -- the side that failed, the opening, and no host path in the names or the reason
+      local side = r.winner == "black" and "white" or "black"
+      assert(r.forfeit == side and r[side]:find("hostile"), tostring(r.forfeit))
+      assert(r.opening and #r.opening == 2)
+      assert(not (r.reason .. r.black .. r.white):find("/", 1, true), r.reason)
+    end
   end
   assert(reasons["error"]:find("on purpose"), reasons["error"])
   cleanup()
@@ -492,12 +499,35 @@ tests["the command line rejects bad options with exit status 2"] = function()
     { { "--bot", "greedy", "--bot", "random", "--variant", "nosuch" }, "nosuch" },
     { { "--frobnicate" }, "unknown option" },
     { { "--resume" }, "--out" },
+    { { "--bot", "greedy", "--bot", "random", "--time", "1e308" }, "at most 1000000" },
+    { { "--bot", "greedy", "--bot", "random", "--time", "nan" }, "positive number" },
+    { { "--bot", "greedy", "--bot", "random", "--out=--help" }, "looks like an option" },
+    { { "--bot", "greedy", "--bot", "random", "--out", "-x" }, "looks like an option" },
+    { { "--bot", "greedy", "--bot", "random", "--games", "99999999" }, "at most" },
+    { { "--bot", "greedy", "--bot", "random", "--workers", "100000" }, "at most" },
+    { { "--bot", "greedy", "--bot", "random", "--openings", "random:100000" }, "at most" },
+    { { "--bot", "greedy", "--bot", "random", "--openings", "/nonexistent/openings.txt" }, "openings" },
   }
+  local before = table.concat(core.listdir(".") or {}, "\n")
   for _, c in ipairs(cases) do
     local code, out = cli(c[1])
     assert(code == 2, table.concat(c[1], " ") .. ": exit " .. tostring(code) .. "\n" .. out)
     assert(out:find(c[2], 1, true), table.concat(c[1], " ") .. ": " .. out)
+    assert(not out:find("%.lua:%d+:"), "a Lua position in: " .. out)
   end
+  -- nothing was created: no directory named after a bad value, no default tournament-DATE
+  assert(table.concat(core.listdir(".") or {}, "\n") == before, "a bad option created a file")
+end
+
+tests["a bad openings file is reported as FILE:LINE by the command line"] = function()
+  local dir = tmpdir()
+  write(dir .. "/op.txt", "c4 c3\n\nc4 z9\n")
+  local code, out = cli { "--bot", "greedy", "--bot", "random", "--size", "6x6", "--openings",
+                          dir .. "/op.txt", "--out", dir .. "/t" }
+  assert(code == 2, out)
+  assert(out:find(dir .. "/op.txt:3: move 2", 1, true) and out:find("z9", 1, true), out)
+  assert(not core.listdir(dir .. "/t"), "nothing is created")
+  cleanup()
 end
 
 tests["--help documents every option"] = function()

@@ -30,10 +30,21 @@ function M.encode(saved)
   return json.encode(doc, { exact = true }) .. "\n"
 end
 
+-- The names of list entries in messages ("bots[2]"), by list.
+local LABELS = setmetatable({}, { __mode = "k" })
+
+-- "bots[2].name": the name of member 'key' of table 't'.
+local function label_of(t, key)
+  local base = LABELS[t]
+  if not base then return tostring(key) end
+  if type(key) == "number" then return base .. "[" .. key .. "]" end
+  return base .. "." .. tostring(key)
+end
+
 -- A validation failure at the line of member 'key' of table 't'.
 local function bad(name, t, key, msg)
   local line = json.line_of(t, key)
-  error(string.format("%s:%s %s: %s", name, line and (line .. ":") or "", tostring(key), msg), 0)
+  error(string.format("%s:%s %s: %s", name, line and (line .. ":") or "", label_of(t, key), msg), 0)
 end
 
 local function check_int(name, t, key, lo, hi)
@@ -60,6 +71,7 @@ local function check_list(name, t, key, min)
   local v = t[key]
   if type(v) ~= "table" or (v[1] == nil and next(v) ~= nil) then bad(name, t, key, "a list expected") end
   if #v < min then bad(name, t, key, "at least " .. min .. " entries expected") end
+  LABELS[v] = label_of(t, key)
   return v
 end
 
@@ -120,6 +132,7 @@ function M.decode(text, name)
   local bots = check_list(name, doc, "bots", 2)
   for i, b in ipairs(bots) do
     if type(b) ~= "table" then bad(name, bots, i, "an object {name, spec} expected") end
+    LABELS[b] = label_of(bots, i)
     only(name, b, { "name", "spec" }, "a bot")
     check_string(name, b, "name", 200)
     check_string(name, b, "spec", 4096, true)
@@ -127,6 +140,7 @@ function M.decode(text, name)
   local ops = check_list(name, doc, "openings", 1)
   for i, op in ipairs(ops) do
     if type(op) ~= "table" then bad(name, ops, i, "an object {moves, fen} expected") end
+    LABELS[op] = label_of(ops, i)
     only(name, op, { "moves", "fen" }, "an opening")
     local moves = check_list(name, op, "moves", 0)
     for k = 1, #moves do check_string(name, moves, k, 64) end

@@ -31,18 +31,26 @@ local function make_bot(p)
   return b
 end
 
+-- A failure as the record says it: "NAME (side): what", without the host's file paths (a
+-- Lua error's "dir/file.lua:12: " position, a path's directories).
+function M.reason(name, side, text)
+  text = tostring(text):gsub("[^%s:]*%.lua:%d+:%s*", "")
+  text = text:gsub("[%w%._%-~]*/[%w%._%-/]*", function(path) return path:match("([^/]*)$") end)
+  local who = name .. " (" .. side .. ")"
+  if text:sub(1, #who) == who then return text end
+  return who .. ": " .. text
+end
+
 -- Completes a record of game 'g' as konane.play returned it: the players' names, the opening
--- and, for a forfeit, the side that failed.
+-- and, for a forfeit, the side that failed, named in the reason.
 local function complete(s, g, record)
-  record.black, record.white = s.players[g.black].name, s.players[g.white].name
+  local names = { black = s.players[g.black].name, white = s.players[g.white].name }
+  record.black, record.white = names.black, names.white
   local op = s.openings_list[g.opening]
-  if #op.moves > 0 and not record.opening then
-    record.opening = table.concat(op.moves, " ")
-    record.tags.Opening = record.opening
-  end
-  if record.termination ~= "normal" and record.winner and not record.forfeit then
-    record.forfeit = OTHER[record.winner]
-    record.tags.Forfeit = record.forfeit
+  if #op.moves > 0 and not record.opening then record.opening = { table.unpack(op.moves) } end
+  if record.termination ~= "normal" and record.winner then
+    record.forfeit = record.forfeit or OTHER[record.winner]
+    record.reason = M.reason(names[record.forfeit], record.forfeit, record.reason or record.termination)
   end
   return record
 end
@@ -83,7 +91,7 @@ function M.forfeit(s, g, moves, termination, reason)
   local side = game:turn()
   return pgn.record {
     game = game, black = names.black, white = names.white, winner = OTHER[side],
-    termination = termination, reason = names[side] .. " (" .. side .. "): " .. reason,
+    termination = termination, reason = M.reason(names[side], side, reason),
     forfeit = side, opening = opts.opening, event = s.event, tags = opts.tags,
   }
 end

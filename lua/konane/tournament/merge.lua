@@ -31,7 +31,7 @@ return function(T)
         base = key
         if c.format == "swiss" then error("Swiss tournaments cannot be merged (they are never sharded)", 0) end
         local bots = {}
-        for i, b in ipairs(c.bots) do bots[i] = b.spec ~= b.name and { spec = b.spec, label = b.name } or b.spec end
+        for i, b in ipairs(c.bots) do bots[i] = { spec = b.spec, label = b.name } end
         s = settings.check { bots = bots, format = c.format, games = c.games, rounds = c.rounds,
                              variant = c.variant, rows = c.rows, cols = c.cols, time = c.time,
                              seed = c.seed, sprt = c.sprt, event = c.event }

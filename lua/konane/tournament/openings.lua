@@ -23,7 +23,11 @@ function M.check(setup, op, where)
   local canonical = {}
   for i, m in ipairs(op.moves) do
     local c, why = g:legal(m)
-    if not c then error(string.format("%s: move %d '%s' is illegal: %s", where, i, m, util.clean(why)), 0) end
+    if not c then
+      why = util.clean(why)
+      if why:find("^illegal move") then error(string.format("%s: move %d: %s", where, i, why), 0) end
+      error(string.format("%s: move %d '%s' is illegal: %s", where, i, m, why), 0)
+    end
     g:play(c)
     canonical[i] = c
   end

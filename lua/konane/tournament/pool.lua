@@ -184,7 +184,15 @@ function Pool:play(queue, stop)
         end
       elseif w.game and now - w.last > self.hang then
         self:drop(w)
-        self:lost(w, "time forfeit", string.format("no move for %.0f s: the worker was stopped", now - w.last))
+        if w.started == w.game.id then
+          self:lost(w, "time forfeit", string.format("no move for %.0f s: the worker was stopped", now - w.last))
+        else
+          -- silent before the game began: no player is at fault, the game is played again
+          local g = w.game
+          g.retries = (g.retries or 0) + 1
+          if g.retries > 2 then error("workers keep hanging before game " .. g.id .. " starts", 0) end
+          requeued[#requeued + 1] = g
+        end
       end
     end
   end

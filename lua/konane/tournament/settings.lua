@@ -54,13 +54,29 @@ local function posint(k, v, max)
   if max and v > max then error(k .. " must be at most " .. max .. " (got " .. v .. ")", 0) end
 end
 
+-- The name a bot spec goes by in the records and the tables: the spec itself for a built-in
+-- bot ("alphabeta:depth=4"), without the directories of a file or a program ("mybot:depth=3",
+-- "ugi:python3 engine.py"), so no host path reaches a record.
+function M.display_name(spec)
+  local rest = spec:match("^ugi:(.*)$")
+  if rest then
+    return "ugi:" .. rest:gsub("[^%s]+", function(w) return w:match("([^/\\]+)[/\\]*$") or w end)
+  end
+  local ok, head, _, is_path = pcall(require("konane.bot").parse_spec, spec)
+  if ok and is_path and spec:sub(1, #head) == head then
+    local base = (head:match("([^/\\]+)$") or head):gsub("%.lua$", "")
+    return base .. spec:sub(#head + 1)
+  end
+  return spec
+end
+
 -- The players: labels must be unique (they name the bots in the records).
 local function players_of(bots)
   local players, seen = {}, {}
   for i, b in ipairs(bots) do
     local p = {}
     if type(b) == "string" then
-      p.spec, p.name = b, b
+      p.spec, p.name = b, M.display_name(b)
     elseif type(b) == "table" and (b.choose or b.spec) then
       p.spec = b.spec
       p.name = b.label or b.name or b.spec
@@ -167,7 +183,7 @@ function M.from_saved(cfg, o, where)
   local merged = { bots = {} }
   for _, k in ipairs(M.SAVED) do merged[k] = cfg[k] end
   for i, b in ipairs(cfg.bots) do
-    merged.bots[i] = b.spec ~= b.name and { spec = b.spec, label = b.name } or b.spec
+    merged.bots[i] = { spec = b.spec, label = b.name }
   end
   for _, k in ipairs { "format", "games", "rounds", "variant", "rows", "cols", "time", "seed", "event" } do
     if o[k] ~= nil and o[k] ~= cfg[k] then

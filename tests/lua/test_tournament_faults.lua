@@ -1,0 +1,409 @@
+-- Tournament data that survives faults: full disks and file size limits, workers killed or
+-- hung during a move, hostile or edited tournament.cfg files, junk in the journal.
+local konane = require "konane"
+local T = require "konane.tournament"
+local cfg = require "konane.tournament.cfg"
+local pgn = require "konane.pgn"
+local core = konane.core
+
+local HOSTILE = "tests/lua/fixtures/tournament_hostile_bot.lua"
+
+local function sh_quote(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
+
+local made = {}
+local function tmpdir()
+  local p = os.tmpname()
+  os.remove(p)
+  assert(os.execute("mkdir -p " .. sh_quote(p)))
+  made[#made + 1] = p
+  return p
+end
+local function cleanup()
+  for _, p in ipairs(made) do os.execute("rm -rf " .. sh_quote(p)) end
+  made = {}
+end
+
+local function read(path)
+  local f = io.open(path, "rb")
+  if not f then return nil end
+  local t = f:read("a")
+  f:close()
+  return t
+end
+
+local function write(path, text)
+  local f = assert(io.open(path, "wb"))
+  f:write(text)
+  f:close()
+end
+
+-- Runs argv; returns the exit status and the combined output.
+local function run(argv)
+  local p = assert(core.spawn(argv))
+  local out = {}
+  while true do
+    core.poll({ p }, 1)
+    local s = p:read()
+    if s == nil then break end
+    out[#out + 1] = s
+  end
+  local _, code = p:wait(true)
+  return code, table.concat(out)
+end
+
+local function cli(args, prefix)
+  local argv = {}
+  for _, a in ipairs(prefix or {}) do argv[#argv + 1] = a end
+  argv[#argv + 1] = core.exe_path()
+  argv[#argv + 1] = "scripts/tournament.lua"
+  for _, a in ipairs(args) do argv[#argv + 1] = a end
+  return run(argv)
+end
+
+local function quiet(o)
+  o.progress = false
+  o.log = o.log or function() end
+  return o
+end
+
+local function base(extra)
+  local o = { bots = { "greedy", "random", "random:seed=7" }, rows = 6, cols = 6, games = 4, time = 5 }
+  for k, v in pairs(extra or {}) do o[k] = v end
+  return quiet(o)
+end
+
+local function summary(res)
+  local out = {}
+  for _, b in ipairs(res.bots) do
+    out[#out + 1] = string.format("%s %d %d %d %.9f", b.name, b.games, b.wins, b.losses, b.elo)
+  end
+  return table.concat(out, "\n")
+end
+
+local function records_of(dir)
+  local recs, err = pgn.read(read(dir .. "/games.pgn"))
+  assert(not err, err)
+  return recs
+end
+
+-- The command-line tournament every disk test plays, and its results.json from a plain run.
+local function disk_args(dir, games)
+  return { "--bot", "random", "--bot", "random:seed=3", "--size", "6x6", "--games", tostring(games),
+           "--out", dir }
+end
+local reference = {}
+local function reference_results(games)
+  if not reference[games] then
+    local dir = tmpdir()
+    local code, out = cli(disk_args(dir, games))
+    assert(code == 0, out)
+    reference[games] = read(dir .. "/results.json")
+  end
+  return reference[games]
+end
+
+local tests = {}
+
+tests["a file size limit (EFBIG) stops the run with status 1 naming the file; a resume loses nothing"] = function()
+  local dir = tmpdir() .. "/t"
+  -- SIGXFSZ ignored, so write() returns EFBIG instead of the signal killing the process
+  local code, out = cli(disk_args(dir, 40), { "sh", "-c", 'ulimit -f 8; trap "" XFSZ; exec "$@"', "sh" })
+  assert(code == 1, "exit " .. tostring(code) .. ": " .. out)
+  assert(out:find("cannot write " .. dir .. "/games.pgn: File too large", 1, true), out)
+  assert(out:find("--resume --out " .. dir, 1, true), out)
+  assert(read(dir .. "/results.json") == nil, "no results.json after a failed write")
+  local saved = #pgn.read(read(dir .. "/games.pgn"))
+  assert(saved > 0 and saved < 40)
+  local code2, out2 = cli { "--resume", "--out", dir }
+  assert(code2 == 0, out2)
+  assert(out2:find("moved 1 record to", 1, true) and out2:find("incomplete", 1, true), out2)
+  assert(read(dir .. "/results.json") == reference_results(40))
+  assert(#records_of(dir) == 40)
+  cleanup()
+end
+
+-- Makes 'dir' a tmpfs of 'size'; false and the reason when mounting is not permitted.
+local function mount_tmpfs(dir, size)
+  local code, out = run { "mount", "-t", "tmpfs", "-o", "size=" .. size, "tmpfs", dir }
+  if code ~= 0 then return false, out end
+  return true
+end
+
+tests["a full disk (ENOSPC) stops the run with status 1; a resume with space loses nothing"] = function()
+  local mnt = tmpdir()
+  local ok, why = mount_tmpfs(mnt, "64k")
+  if not ok then
+    -- said loudly: the full-directory variant cannot run here; /dev/full gives the same ENOSPC
+    io.stderr:write("\n*** NOTE: cannot mount a tmpfs here (" .. why:gsub("%s+$", "") ..
+      "): the full-disk test writes the journal to /dev/full instead ***\n\n")
+    local dir = mnt .. "/t"
+    assert(os.execute("mkdir -p " .. sh_quote(dir) .. " && ln -s /dev/full " .. sh_quote(dir .. "/games.pgn")))
+    local o = disk_args(dir, 40)
+    local code, out = cli(o)
+    assert(code == 1 and out:find("cannot write " .. dir .. "/games.pgn: No space left on device", 1, true), out)
+    os.remove(dir .. "/games.pgn")
+    local code2, out2 = cli { "--resume", "--out", dir }
+    assert(code2 == 0, out2)
+    assert(read(dir .. "/results.json") == reference_results(40))
+    cleanup()
+    return
+  end
+  local okr, err = pcall(function()
+    local dir = mnt .. "/t"
+    local code, out = cli(disk_args(dir, 200))
+    assert(code == 1, "exit " .. tostring(code) .. ": " .. out)
+    assert(out:find("cannot write " .. dir .. "/games.pgn: No space left on device", 1, true), out)
+    assert(read(dir .. "/results.json") == nil)
+    local journal = read(dir .. "/games.pgn")
+    -- still full: the repair cannot write the .rejected file, so it changes nothing
+    local code2, out2 = cli { "--resume", "--out", dir }
+    assert(code2 == 1 and out2:find("No space left on device", 1, true), out2)
+    assert(read(dir .. "/games.pgn") == journal, "the journal is untouched")
+    assert(read(dir .. "/results.json") == nil)
+    -- with space: every saved game is kept, the rest is played
+    assert(run { "mount", "-o", "remount,size=4m", mnt } == 0)
+    local code3, out3 = cli { "--resume", "--out", dir }
+    assert(code3 == 0, out3)
+    assert(read(dir .. "/results.json") == reference_results(200))
+    assert(#records_of(dir) == 200)
+  end)
+  run { "umount", mnt }
+  cleanup()
+  assert(okr, err)
+end
+
+tests["a failed write of results.json or tournament.cfg keeps the old file and never says complete"] = function()
+  local dir = tmpdir()
+  local n = 0
+  local res = T.run(base { out = dir, on_game = function()
+    n = n + 1
+    if n == 3 then error("interrupted!", 0) end
+  end })
+  assert(res.interrupted)
+  local before = read(dir .. "/results.json")
+  assert(before:find('"complete": false'))
+  -- the temporary file of the next results.json is on a full device
+  assert(os.execute("ln -s /dev/full " .. sh_quote(dir .. "/results.json.tmp")))
+  local ok, err = pcall(T.run, base { out = dir, resume = true })
+  assert(not ok and err:find("cannot write " .. dir .. "/results.json: No space left on device", 1, true), tostring(err))
+  assert(read(dir .. "/results.json") == before, "the old results.json is kept")
+  local again = T.run(base { out = dir, resume = true })
+  assert(again.complete and read(dir .. "/results.json"):find('"complete": true'))
+  -- tournament.cfg: nothing of the tournament is left behind
+  local dir2 = tmpdir()
+  assert(os.execute("ln -s /dev/full " .. sh_quote(dir2 .. "/tournament.cfg.tmp")))
+  ok, err = pcall(T.run, base { out = dir2 })
+  assert(not ok and err:find("cannot write " .. dir2 .. "/tournament.cfg: No space left on device", 1, true), tostring(err))
+  assert(not read(dir2 .. "/tournament.cfg") and not read(dir2 .. "/games.pgn"))
+  cleanup()
+end
+
+-- Kills with 'signal' every tournament worker of this process once each has used 'cpu'
+-- seconds of CPU (so it is in the middle of a move), from a helper process.
+local function kill_workers_mid_move(signal, cpu)
+  local code = string.format([[
+    local core = require "konane.core"
+    local parent, signal, ticks = %d, %d, %d
+    for _ = 1, 200 do
+      local busy = {}
+      for _, name in ipairs(core.listdir("/proc") or {}) do
+        local f = name:match("^%%d+$") and io.open("/proc/" .. name .. "/stat")
+        local line = f and f:read("l")
+        if f then f:close() end
+        local ppid, ut, st
+        if line then ppid, ut, st = line:match("%%) %%S+ (%%d+)" .. (" %%S+"):rep(9) .. " (%%d+) (%%d+)") end
+        local c = line and io.open("/proc/" .. name .. "/cmdline")
+        local cmd = c and c:read("a") or ""
+        if c then c:close() end
+        -- (the name is split so that this helper's own command line does not hold it)
+        if tonumber(ppid) == parent and cmd:find("tournament_" .. "worker.lua", 1, true) then
+          busy[#busy + 1] = { pid = name, cpu = tonumber(ut) + tonumber(st) }
+        end
+      end
+      local ready = #busy == 2
+      for _, w in ipairs(busy) do if w.cpu < ticks then ready = false end end
+      if ready then
+        for _, w in ipairs(busy) do os.execute("kill -" .. signal .. " " .. w.pid) end
+        return
+      end
+      core.poll({}, 0.05)
+    end
+  ]], tonumber(read("/proc/self/stat"):match("^(%d+)")), signal, math.floor(cpu * 100))
+  return assert(core.spawn { core.exe_path(), "-e", code })
+end
+
+-- Checks a forfeit record: the side that failed is the side to move after every move of the
+-- record (opening included), and that side is 'loser'.
+local function check_forfeit(r, loser, termination, words)
+  assert(r.termination == termination, r.termination .. ": " .. tostring(r.reason))
+  assert(r.reason:find(words, 1, true), r.reason)
+  assert(not r.reason:find("/", 1, true), "a path in the reason: " .. r.reason)
+  local side = r.black == loser and "black" or "white"
+  assert(r.forfeit == side, "charged to " .. tostring(r.forfeit) .. ", the failing player is " .. side)
+  assert(r.winner ~= side)
+  local g = pgn.replay(r)
+  assert(g:turn() == side, "the side to move after the record's moves is " .. g:turn())
+  assert(r.reason:find(loser, 1, true), "the reason names the player: " .. r.reason)
+  assert(r.opening and #r.opening == 2 and table.concat(r.moves, " ", 1, 2) == table.concat(r.opening, " "))
+end
+
+-- a bot that thinks for its whole budget (60 s) in C: a worker playing it is mid-move
+local SLOW = "mcts:time=60"
+
+tests["a worker killed with SIGKILL during a move: its side loses, every move is kept"] = function()
+  local dir = tmpdir()
+  local helper = kill_workers_mid_move(9, 0.3)
+  local res = T.run(quiet { bots = { SLOW, "greedy" }, games = 2, workers = 2, time = 100, hang = 60, out = dir })
+  helper:wait(true)
+  helper:close()
+  assert(res.games == 2 and res.complete)
+  local recs = records_of(dir)
+  local after_opening = 0
+  for _, r in ipairs(recs) do
+    check_forfeit(r, SLOW, "error", "killed by signal 9")
+    after_opening = math.max(after_opening, #r.moves - 2)
+  end
+  -- when the slow bot has White, greedy's first move came before the kill: it is in the record
+  assert(after_opening == 1, "the moves played before the kill are kept")
+  cleanup()
+end
+
+tests["a hung worker is stopped: the side to move loses on time and the tournament goes on"] = function()
+  local dir = tmpdir()
+  local res = T.run(quiet { bots = { SLOW, "greedy", "random" }, games = 2, workers = 2, time = 100,
+                            hang = 1, out = dir })
+  assert(res.games == 6 and res.complete)
+  local forfeits = 0
+  for _, r in ipairs(records_of(dir)) do
+    if r.black == SLOW or r.white == SLOW then
+      check_forfeit(r, SLOW, "time forfeit", "no move for")
+      forfeits = forfeits + 1
+    else
+      assert(r.termination == "normal")
+    end
+  end
+  assert(forfeits == 4)
+  cleanup()
+end
+
+tests["with one worker, a bot stuck in a C call never hangs the tournament"] = function()
+  local dir = tmpdir()
+  local stuck = HOSTILE .. ":mode=stuck"
+  local res = T.run(quiet { bots = { "greedy", stuck }, rows = 6, cols = 6, games = 2, workers = 1,
+                            time = 0.1, hang = 1, out = dir })
+  assert(res.games == 2 and res.complete)
+  for _, r in ipairs(records_of(dir)) do
+    check_forfeit(r, "tournament_hostile_bot:mode=stuck", "time forfeit", "")
+    assert(#r.moves >= 3, "the hostile bot's legal moves are kept")
+  end
+  cleanup()
+end
+
+-- A finished tournament directory and its cfg as a table.
+local function finished_dir()
+  local dir = tmpdir()
+  local full = T.run(base { out = dir })
+  return dir, full
+end
+
+tests["tournament.cfg is data: code in it never runs, and a bad field is named with its line"] = function()
+  local dir = finished_dir()
+  local path = dir .. "/tournament.cfg"
+  local good = read(path)
+  local mark = dir .. "/PWNED"
+  local hostile = {
+    { 'return { games = 2, seed = (function() io.open("' .. mark .. '", "w"):close() return 1 end)() }', "expected a value" },
+    { '{ games = os.execute("touch ' .. mark .. '") }', "older version" },
+    { good:gsub('"games": 4', '"games": "4"'), 'games: an integer expected, got "4"' },
+    { good:gsub('"games": 4', '"games": 3'), "games: must be even" },
+    { good:gsub('"rows": 6', '"rows": 99'), "rows: must lie in 1..20" },
+    { good:gsub('"seed": 1', '"seed": 1.5'), "seed: an integer expected" },
+    { good:gsub('"time": 5', '"time": 1e308'), "time: a positive number of seconds expected" },
+    { good:gsub('"format": "roundrobin"', '"format": "knockout"'), "format:" },
+    { good:gsub('"version": 2', '"version": 2, "extra": true'), "extra: unknown field" },
+    { good:gsub('"c4"', '"z9"', 1), "illegal move 'z9'" },
+    { good:sub(1, #good // 2), "tournament.cfg:" },
+    { good:gsub('"variant": "brainking"', '"variant": "nosuch"'), "nosuch" },
+    { string.rep("[", 100000), "nested more than" },
+    { good .. "x", "text after the value" },
+    { good:gsub('"bots": %[', '"bots": [ 1, '), "bots[1]: an object {name, spec} expected" },
+    { good:gsub('"name": "random"', '"name": 7'), "bots[2].name: a string expected, got 7" },
+  }
+  for i, case in ipairs(hostile) do
+    write(path, case[1])
+    local ok, err = pcall(T.new, base { out = dir, resume = true })
+    assert(not ok, "case " .. i .. " accepted")
+    assert(err:find(case[2], 1, true), "case " .. i .. ": " .. err)
+    assert(err:find(path, 1, true), "case " .. i .. " does not name the file: " .. err)
+    assert(not read(mark), "case " .. i .. " ran code")
+  end
+  -- the line named is the line of the field
+  local edited = good:gsub('"games": 4', '"games": 3')
+  write(path, edited)
+  local _, err = pcall(T.new, base { out = dir, resume = true })
+  local line = 1
+  for l in edited:gmatch("([^\n]*)\n") do
+    if l:find('"games"', 1, true) then break end
+    line = line + 1
+  end
+  assert(err:find(path .. ":" .. line .. ": games:", 1, true), err)
+  write(path, good)
+  assert(T.run(base { out = dir, resume = true }).complete)
+  cleanup()
+end
+
+tests["a cfg that disagrees with the games played is refused, saying what differs"] = function()
+  local dir, full = finished_dir()
+  local path = dir .. "/tournament.cfg"
+  local good = read(path)
+  local journal = read(dir .. "/games.pgn")
+  local function edit(change)
+    local c = cfg.decode(good, path)
+    change(c)
+    c.version = nil
+    write(path, cfg.encode(c))
+  end
+  local cases = {
+    { function(c) c.seed = 2 end, "the seed differs" },
+    { function(c) c.games = 2 end, "the number of games differs" },
+    { function(c) c.bots[2].name = "other" c.bots[2].spec = "random:seed=11" end, "the bots differ" },
+    { function(c) c.openings[1], c.openings[2] = c.openings[2], c.openings[1] end, "the openings differ" },
+  }
+  for i, case in ipairs(cases) do
+    edit(case[1])
+    local ok, err = pcall(T.run, quiet { out = dir, resume = true })
+    assert(not ok and err:find(case[2], 1, true), "case " .. i .. ": " .. tostring(err))
+    assert(read(dir .. "/games.pgn") == journal, "case " .. i .. ": the journal was changed")
+    assert(not read(dir .. "/games.pgn.rejected"))
+  end
+  write(path, good)
+  local again = T.run(base { out = dir, resume = true })
+  assert(summary(again) == summary(full))
+  cleanup()
+end
+
+tests["junk in the journal goes to games.pgn.rejected with counts; no valid record is dropped"] = function()
+  local dir, full = finished_dir()
+  local text = read(dir .. "/games.pgn")
+  local recs = {}
+  for r in text:gmatch("%[Event .-\n\n.-\n\n") do recs[#recs + 1] = r end
+  assert(#recs == 12 and table.concat(recs) == text)
+  local junk = { "a stray line at the start\n", "garbage after a complete record\n\n",
+                 recs[3]:sub(1, 150) .. "\n", string.rep("\0", 32) }
+  write(dir .. "/games.pgn", junk[1] .. recs[1] .. junk[2] .. recs[2] .. junk[3] ..
+    table.concat(recs, "", 3) .. recs[5] .. junk[4])
+  local said, played = {}, 0
+  local res = T.run(base { out = dir, resume = true, log = function(m) said[#said + 1] = m end,
+                           on_game = function() played = played + 1 end })
+  assert(played == 0, "a valid record was dropped and its game replayed")
+  assert(summary(res) == summary(full))
+  assert(read(dir .. "/games.pgn") == table.concat(recs))
+  local rejected = read(dir .. "/games.pgn.rejected")
+  for i, j in ipairs(junk) do assert(rejected:find(j, 1, true), "junk " .. i .. " is not in the .rejected file") end
+  assert(rejected:find(recs[5], 1, true), "the second copy of a game is kept in .rejected")
+  assert(#said == 1 and said[1]:find("kept 12 game records, moved 5 records", 1, true), table.concat(said, "\n"))
+  assert(said[1]:find("1 a second record of game", 1, true) and said[1]:find("1 incomplete", 1, true), said[1])
+  cleanup()
+end
+
+return tests
