@@ -418,29 +418,31 @@ static int l_search(lua_State *L) {
   return 1;
 }
 
-/* g:solve{time=, nodes=, hash_mb=} -> {win=, move=, nodes=, time=} */
+/* g:solve{time=, nodes=, hash_mb=, threads=} -> {win=, move=, nodes=, time=} */
 static int l_solve(lua_State *L) {
-  static const char *const names[] = {"time", "nodes", "hash_mb", NULL};
+  static const char *const names[] = {"time", "nodes", "hash_mb", "threads",
+                                      NULL};
   kn_game *g = check_game(L, 1);
   kn_limits lim;
   kn_solve_result r;
   lk_stop_ctx sc;
   kn_tt *tt;
   double mb;
-  int rc;
+  int rc, threads;
 
   lk_opts_check(L, 2, names, "solve");
   memset(&lim, 0, sizeof lim);
   lim.time = opt_time(L, 2);
   lim.nodes = (uint64_t)lk_opt_integer(L, 2, "nodes", 1, LUA_MAXINTEGER, 0);
   mb = lk_opt_number(L, 2, "hash_mb", 0, 65536, 16);
+  threads = (int)lk_opt_integer(L, 2, "threads", 1, KN_SOLVE_MAX_THREADS, 1);
   lk_stop_init(L, &sc);
   lim.stop.fn = lk_stop;
   lim.stop.ud = &sc;
   tt = kn_tt_new(mb);
   if (!tt) return luaL_error(L, "solve: not enough memory for a %f MB table",
                              (lua_Number)mb);
-  rc = kn_solve(g->b, &g->pos, tt, &lim, &r);
+  rc = kn_solve_threads(g->b, &g->pos, tt, &lim, threads, &r);
   kn_tt_free(tt);
   if (rc) return luaL_error(L, "solve: not enough memory");
   if (r.stopped == KN_STOP_USER) return lk_stop_raise(L, &sc);

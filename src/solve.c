@@ -15,6 +15,7 @@
 */
 #include "solve.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,38 +24,114 @@
 #ifndef TT_MIN_PIECES
 #define TT_MIN_PIECES 5
 #endif
-/* Enhanced transposition cutoffs at nodes with at least this many pieces. */
 /* The last winning move at the same ply counts as half a reply fewer
 ** (worth ~15% of the nodes on 6x6; more than one reply makes it worse). */
 #define KILLER_BONUS 128
+/* Enhanced transposition cutoffs at nodes with at least this many pieces. */
 #ifndef ETC_MIN_PIECES
 #define ETC_MIN_PIECES 14
 #endif
+/* With several threads, nodes with at least this many pieces announce
+** themselves in the busy table and defer children another thread is in. */
+#ifndef PAR_MIN_PIECES
+#define PAR_MIN_PIECES 14
+#endif
+#define BUSY_BITS 16
+/* Children before this index are searched even when another thread is in
+** them (ABDADA's rule for the first move). */
+#ifndef FIRST_SHARED
+#define FIRST_SHARED 0
+#endif
+/* s->stop value of a thread whose job another thread has finished. */
+#define STOP_JOB 100
 
-typedef struct vctx {
+#define LOAD(x) atomic_load_explicit(&(x), memory_order_relaxed)
+#define STORE(x, v) atomic_store_explicit(&(x), (v), memory_order_relaxed)
+
+/*
+** What the threads of one kn_solve share. Below the removal phase every
+** narrow jump position that the generic root code wants solved is a job:
+** all threads solve it from the top, sharing the table, and a thread
+** entering a big node marks it in 'busy' so that the others, at its
+** parent, try their other children first (ABDADA's deferral, with the
+** simplification of a lossy mark table). The first thread to prove the
+** job publishes the result and the others unwind without storing.
+*/
+typedef struct shared {
   const kn_board *b;
   kn_tt *tt;
   const kn_limits *lim;
   int nsym;                /* non-identity symmetries in 'sym' */
   int nbytes;              /* bytes of the occupancy word in use */
   uint64_t (*sym)[8][256]; /* per symmetry, per byte: the image bits */
+  int nthreads;
+  double deadline;         /* kn_clock seconds, <= 0: none */
+  _Atomic int stop;        /* a limit or the user: every thread unwinds */
+  _Atomic uint64_t nodes;  /* nodes reported by the threads' polls */
+  _Atomic uint64_t *busy;  /* 1 << BUSY_BITS marks (threads > 1) */
+  /* the current job, under 'mu' */
+  pthread_mutex_t mu;
+  pthread_cond_t wake, idle;
+  uint64_t job_occ;
+  int job_stm, job_ply;
+  unsigned job_gen;        /* bumped for each job */
+  int helpers;             /* helper threads started */
+  int running;             /* helpers not yet back from the job */
+  int quit;
+  _Atomic int job_done;    /* the job is proved: everyone unwinds */
+  int job_result;
+} shared;
+
+/* The per-thread context. */
+typedef struct vctx {
+  shared *sh;
+  const kn_board *b;
+  kn_tt *tt;
+  int id;                  /* 0: the calling thread */
   int cap;                 /* masks per ply of 'mk' */
   int maxply;
   uint64_t *mk;
   int *key;
   uint64_t *killer;        /* per ply: the last winning move's mask */
-  uint64_t nodes, nextpoll;
-  double deadline;
+  uint64_t nodes, nextpoll, reported;
   int stop;
+  pthread_t th;
+  int started;
 } vctx;
 
-/* Counts a node and checks the limits (every POLL nodes); 1 when stopped. */
+/* Polls the limits: the calling thread alone runs the stop callback (it
+** may not be thread-safe); any thread may see the node limit. */
+static void poll_limits(vctx *s) {
+  shared *sh = s->sh;
+  s->nextpoll = s->nodes + POLL;
+  if (sh->nthreads == 1) {
+    kn_limits_poll(sh->lim, sh->deadline, &s->stop);
+    return;
+  }
+  uint64_t total = atomic_fetch_add(&sh->nodes, s->nodes - s->reported) +
+                   (s->nodes - s->reported);
+  s->reported = s->nodes;
+  int st = 0;
+  if (sh->lim->nodes && total >= sh->lim->nodes) st = KN_STOP_LIMIT;
+  if (s->id == 0) kn_limits_poll(sh->lim, sh->deadline, &st);
+  if (st && !LOAD(sh->stop)) STORE(sh->stop, st);
+}
+
+/* Counts a node and checks the limits (every POLL nodes), the shared stop
+** flag and the job (several threads); returns nonzero when stopped. */
 static inline int count_node(vctx *s) {
+  shared *sh = s->sh;
   s->nodes++;
-  if (s->lim->nodes && s->nodes >= s->lim->nodes) s->stop = KN_STOP_LIMIT;
+  if (sh->nthreads == 1) {
+    if (sh->lim->nodes && s->nodes >= sh->lim->nodes) s->stop = KN_STOP_LIMIT;
+  } else {
+    int st = LOAD(sh->stop);
+    if (st) s->stop = st;
+    else if (LOAD(sh->job_done)) s->stop = STOP_JOB;
+  }
   if (s->nodes >= s->nextpoll) {
-    s->nextpoll = s->nodes + POLL;
-    kn_limits_poll(s->lim, s->deadline, &s->stop);
+    poll_limits(s);
+    if (sh->nthreads > 1 && LOAD(sh->stop)) s->stop = LOAD(sh->stop);
   }
   return s->stop;
 }
@@ -83,15 +160,36 @@ static inline void sort_moves(int *k, uint64_t *mk, kn_move *mv, int n) {
 }
 
 /* The canonical key of a narrow occupancy: its least symmetric image. */
-static inline uint64_t canon(const vctx *s, uint64_t occ) {
+static inline uint64_t canon(const shared *sh, uint64_t occ) {
   uint64_t best = occ;
   int i, j;
-  for (i = 0; i < s->nsym; i++) {
+  for (i = 0; i < sh->nsym; i++) {
     uint64_t img = 0, x = occ;
-    for (j = 0; j < s->nbytes; j++, x >>= 8) img |= s->sym[i][j][x & 255];
+    for (j = 0; j < sh->nbytes; j++, x >>= 8) img |= sh->sym[i][j][x & 255];
     if (img < best) best = img;
   }
   return best;
+}
+
+/* The busy table: a lossy set of the positions threads are searching. */
+static inline uint64_t busy_tag(uint64_t key, int stm) {
+  return key ^ (stm ? 0x9E3779B97F4A7C15ull : 0x5851F42D4C957F2Dull);
+}
+static inline _Atomic uint64_t *busy_slot(const shared *sh, uint64_t tag) {
+  return sh->busy + ((tag * 0xD6E8FEB86659FD93ull) >> (64 - BUSY_BITS));
+}
+static inline int busy_has(const shared *sh, uint64_t key, int stm) {
+  uint64_t t = busy_tag(key, stm);
+  return LOAD(*busy_slot(sh, t)) == t;
+}
+static inline void busy_enter(const shared *sh, uint64_t key, int stm) {
+  uint64_t t = busy_tag(key, stm);
+  STORE(*busy_slot(sh, t), t);
+}
+static inline void busy_leave(const shared *sh, uint64_t key, int stm) {
+  uint64_t t = busy_tag(key, stm);
+  _Atomic uint64_t *p = busy_slot(sh, t);
+  if (LOAD(*p) == t) STORE(*p, 0);
 }
 
 /* Pieces of 'colour' with at least one jump in the narrow 'occ'. */
@@ -116,8 +214,10 @@ static inline int work_depth(uint64_t n) {
 static int solve64(vctx *s, uint64_t occ, int stm, int ply) {
   const kn_board *b = s->b;
   uint64_t *mk = s->mk + (size_t)ply * s->cap, key = 0, start;
+  uint64_t ck[KN_MAX_MOVES];
+  char defer[KN_MAX_MOVES];
   int *k = s->key + (size_t)ply * s->cap;
-  int n, i, pieces, usett;
+  int n, i, pieces, usett, par, pass;
 
   if (count_node(s)) return 0;
 
@@ -125,7 +225,7 @@ static int solve64(vctx *s, uint64_t occ, int stm, int ply) {
   pieces = kn_popcount(occ);
   usett = pieces >= TT_MIN_PIECES;
   if (usett) {
-    key = canon(s, occ);
+    key = canon(s->sh, occ);
     kn_tt_prefetch(s->tt, key, stm);
   }
   n = kn_gen64(b, occ, stm, mk, NULL);
@@ -162,12 +262,14 @@ static int solve64(vctx *s, uint64_t occ, int stm, int ply) {
   sort_moves(k, mk, NULL, n);
 
   /* 5. Enhanced transposition cutoffs: a child already proved lost. */
-  if (pieces >= ETC_MIN_PIECES) {
-    uint64_t ck[KN_MAX_MOVES];
+  par = s->sh->nthreads > 1 && pieces >= PAR_MIN_PIECES;
+  if (pieces >= ETC_MIN_PIECES || par) {
     for (i = 0; i < n; i++) {
-      ck[i] = canon(s, occ ^ mk[i]);
+      ck[i] = canon(s->sh, occ ^ mk[i]);
       kn_tt_prefetch(s->tt, ck[i], stm ^ 1);
     }
+  }
+  if (pieces >= ETC_MIN_PIECES) {
     for (i = 0; i < n; i++) {
       kn_tt_entry e;
       if (kn_tt_probe(s->tt, ck[i], stm ^ 1, &e) && e.score < 0) {
@@ -177,23 +279,99 @@ static int solve64(vctx *s, uint64_t occ, int stm, int ply) {
     }
   }
 
-  /* 6. Recurse: a child the opponent loses proves the win. */
+  /* 6. Recurse: a child the opponent loses proves the win. With several
+  ** threads, a child (but the first) that another thread is in waits
+  ** for a second pass, by when its result is often in the table. */
   start = s->nodes;
-  for (i = 0; i < n; i++) {
-    int w = solve64(s, occ ^ mk[i], stm ^ 1, ply + 1);
-    if (s->stop) return 0;
-    if (!w) {
-      s->killer[ply] = mk[i];
-      if (usett)
-        kn_tt_store(s->tt, key, stm, KN_NOMOVE, 1,
-                    work_depth(s->nodes - start), KN_TT_EXACT);
-      return 1;
+  if (par) memset(defer, 0, (size_t)n);
+  for (pass = 0; pass < 1 + par; pass++) {
+    for (i = 0; i < n; i++) {
+      int w;
+      if (par) {
+        if (pass == 1 && !defer[i]) continue;
+        if (pass == 0 && i >= FIRST_SHARED &&
+            busy_has(s->sh, ck[i], stm ^ 1)) {
+          defer[i] = 1;
+          continue;
+        }
+        busy_enter(s->sh, ck[i], stm ^ 1);
+      }
+      w = solve64(s, occ ^ mk[i], stm ^ 1, ply + 1);
+      if (par) busy_leave(s->sh, ck[i], stm ^ 1);
+      if (s->stop) return 0;
+      if (!w) {
+        s->killer[ply] = mk[i];
+        if (usett)
+          kn_tt_store(s->tt, key, stm, KN_NOMOVE, 1,
+                      work_depth(s->nodes - start), KN_TT_EXACT);
+        return 1;
+      }
     }
   }
   if (usett)
     kn_tt_store(s->tt, key, stm, KN_NOMOVE, -1, work_depth(s->nodes - start),
                 KN_TT_EXACT);
   return 0;
+}
+
+/* A helper thread: waits for a job, solves it, reports, until told to
+** quit. Its result counts only when it finishes before the others. */
+static void *helper_run(void *arg) {
+  vctx *s = (vctx *)arg;
+  shared *sh = s->sh;
+  unsigned seen = 0;
+  for (;;) {
+    uint64_t occ;
+    int stm, ply, w;
+    pthread_mutex_lock(&sh->mu);
+    while (!sh->quit && sh->job_gen == seen) pthread_cond_wait(&sh->wake, &sh->mu);
+    if (sh->quit) {
+      pthread_mutex_unlock(&sh->mu);
+      return NULL;
+    }
+    seen = sh->job_gen;
+    occ = sh->job_occ, stm = sh->job_stm, ply = sh->job_ply;
+    pthread_mutex_unlock(&sh->mu);
+    s->stop = 0;
+    w = solve64(s, occ, stm, ply);
+    pthread_mutex_lock(&sh->mu);
+    if (!s->stop && !LOAD(sh->job_done)) {
+      sh->job_result = w;
+      STORE(sh->job_done, 1);
+    }
+    if (--sh->running == 0) pthread_cond_signal(&sh->idle);
+    pthread_mutex_unlock(&sh->mu);
+  }
+}
+
+/*
+** Solves the narrow jump position ('occ', 'stm') with every thread (see
+** 'shared'); with one thread, just solve64. Same contract as solve64.
+*/
+static int solve_job(vctx *s, uint64_t occ, int stm, int ply) {
+  shared *sh = s->sh;
+  int w;
+  if (sh->nthreads == 1) return solve64(s, occ, stm, ply);
+  pthread_mutex_lock(&sh->mu);
+  sh->job_occ = occ, sh->job_stm = stm, sh->job_ply = ply;
+  STORE(sh->job_done, 0);
+  sh->job_gen++;
+  sh->running = sh->helpers;
+  pthread_cond_broadcast(&sh->wake);
+  pthread_mutex_unlock(&sh->mu);
+  w = solve64(s, occ, stm, ply);
+  pthread_mutex_lock(&sh->mu);
+  if (!s->stop && !LOAD(sh->job_done)) {
+    sh->job_result = w;
+    STORE(sh->job_done, 1);
+  }
+  while (sh->running > 0) pthread_cond_wait(&sh->idle, &sh->mu);
+  w = sh->job_result;
+  STORE(sh->job_done, 0); /* every helper is idle again */
+  pthread_mutex_unlock(&sh->mu);
+  if (s->stop == STOP_JOB) s->stop = 0;
+  if (LOAD(sh->stop)) s->stop = LOAD(sh->stop);
+  return s->stop ? 0 : w;
 }
 
 /*
@@ -210,7 +388,7 @@ static int solve_any(vctx *s, kn_pos *p, int ply, kn_move *best) {
 
   if (best) *best = KN_NOMOVE;
   if (!best && b->narrow && kn_pos_phase(b, p) == KN_JUMP)
-    return solve64(s, p->occ.w[0], p->stm, ply);
+    return solve_job(s, p->occ.w[0], p->stm, ply);
 
   if (count_node(s)) return 0;
 
@@ -240,7 +418,7 @@ static int solve_any(vctx *s, kn_pos *p, int ply, kn_move *best) {
   sort_moves(k, NULL, mv, n);
   if (best) *best = mv[0];
 
-  key = b->narrow ? canon(s, p->occ.w[0]) : kn_pos_hash(b, p);
+  key = b->narrow ? canon(s->sh, p->occ.w[0]) : kn_pos_hash(b, p);
   if (!best) {
     kn_tt_entry e;
     if (kn_tt_probe(s->tt, key, p->stm, &e)) {
@@ -272,7 +450,7 @@ lost:
 }
 
 /* Builds the byte tables of the non-identity symmetries (narrow only). */
-static int build_syms(vctx *s) {
+static int build_syms(shared *s) {
   const kn_board *b = s->b;
   int ids[KN_SYMS], n = kn_sym_list(b, ids), i, j, v, bit;
   s->nbytes = (b->nsq + 7) / 8;
@@ -295,39 +473,91 @@ static int build_syms(vctx *s) {
   return 0;
 }
 
+/* Allocates the move stacks of a thread context; -1 when out of memory. */
+static int ctx_init(vctx *s, shared *sh, const kn_pos *p, int id) {
+  memset(s, 0, sizeof *s);
+  s->sh = sh;
+  s->b = sh->b;
+  s->tt = sh->tt;
+  s->id = id;
+  s->nextpoll = POLL;
+  s->maxply = kn_bits_count(&p->occ) + 4;
+  if (!sh->b->narrow) return 0;
+  s->cap = 2 * sh->b->nsq + 8;
+  s->mk = malloc((size_t)s->maxply * s->cap * sizeof *s->mk);
+  s->key = malloc((size_t)s->maxply * s->cap * sizeof *s->key);
+  s->killer = calloc((size_t)s->maxply, sizeof *s->killer);
+  return s->mk && s->key && s->killer ? 0 : -1;
+}
+
+static void ctx_free(vctx *s) { free(s->mk), free(s->key), free(s->killer); }
+
 int kn_solve(const kn_board *b, const kn_pos *p, kn_tt *tt,
              const kn_limits *lim, kn_solve_result *r) {
-  vctx s;
+  return kn_solve_threads(b, p, tt, lim, 1, r);
+}
+
+int kn_solve_threads(const kn_board *b, const kn_pos *p, kn_tt *tt,
+                     const kn_limits *lim, int nthreads,
+                     kn_solve_result *r) {
+  shared sh;
+  vctx *ts;
   kn_pos q = *p;
   double t0 = kn_clock();
-  int w;
+  int w, t, fail = 0;
 
   memset(r, 0, sizeof *r);
-  memset(&s, 0, sizeof s);
   r->win = -1;
   r->move = KN_NOMOVE;
-  s.b = b;
-  s.tt = tt;
-  s.lim = lim;
-  s.nextpoll = POLL;
-  if (lim->time > 0) s.deadline = t0 + lim->time;
-  s.maxply = kn_bits_count(&p->occ) + 4;
-  if (b->narrow) {
-    s.cap = 2 * b->nsq + 8;
-    s.mk = malloc((size_t)s.maxply * s.cap * sizeof *s.mk);
-    s.key = malloc((size_t)s.maxply * s.cap * sizeof *s.key);
-    s.killer = calloc((size_t)s.maxply, sizeof *s.killer);
-    if (!s.mk || !s.key || !s.killer || build_syms(&s)) {
-      free(s.mk), free(s.key), free(s.sym), free(s.killer);
-      return -1;
+  if (nthreads < 1) nthreads = 1;
+  if (nthreads > KN_SOLVE_MAX_THREADS) nthreads = KN_SOLVE_MAX_THREADS;
+  if (!b->narrow) nthreads = 1; /* the threads share narrow jump jobs */
+  memset(&sh, 0, sizeof sh);
+  sh.b = b;
+  sh.tt = tt;
+  sh.lim = lim;
+  sh.nthreads = nthreads;
+  if (lim->time > 0) sh.deadline = t0 + lim->time;
+  ts = calloc((size_t)nthreads, sizeof *ts);
+  if (!ts || (b->narrow && build_syms(&sh))) {
+    free(ts), free(sh.sym);
+    return -1;
+  }
+  for (t = 0; t < nthreads; t++) fail |= ctx_init(&ts[t], &sh, p, t);
+  if (nthreads > 1) {
+    sh.busy = calloc((size_t)1 << BUSY_BITS, sizeof *sh.busy);
+    fail |= !sh.busy;
+  }
+  if (fail) goto done;
+  if (nthreads > 1) {
+    pthread_mutex_init(&sh.mu, NULL);
+    pthread_cond_init(&sh.wake, NULL);
+    pthread_cond_init(&sh.idle, NULL);
+    for (t = 1; t < nthreads; t++) {
+      ts[t].started = pthread_create(&ts[t].th, NULL, helper_run, &ts[t]) == 0;
+      sh.helpers += ts[t].started;
     }
   }
-  if (lim->stop.fn && lim->stop.fn(lim->stop.ud)) s.stop = KN_STOP_USER;
-  w = s.stop ? 0 : solve_any(&s, &q, 0, &r->move);
-  r->nodes = s.nodes;
+  if (lim->stop.fn && lim->stop.fn(lim->stop.ud)) ts[0].stop = KN_STOP_USER;
+  w = ts[0].stop ? 0 : solve_any(&ts[0], &q, 0, &r->move);
+  if (nthreads > 1) {
+    pthread_mutex_lock(&sh.mu);
+    sh.quit = 1;
+    pthread_cond_broadcast(&sh.wake);
+    pthread_mutex_unlock(&sh.mu);
+    for (t = 1; t < nthreads; t++)
+      if (ts[t].started) pthread_join(ts[t].th, NULL);
+    pthread_cond_destroy(&sh.idle);
+    pthread_cond_destroy(&sh.wake);
+    pthread_mutex_destroy(&sh.mu);
+  }
+  for (t = 0; t < nthreads; t++) r->nodes += ts[t].nodes;
   r->time = kn_clock() - t0;
-  r->stopped = s.stop;
-  if (!s.stop) r->win = w;
-  free(s.mk), free(s.key), free(s.sym), free(s.killer);
-  return s.stop == KN_STOP_ERROR ? -1 : 0;
+  r->stopped = ts[0].stop;
+  if (!ts[0].stop) r->win = w;
+done:
+  for (t = 0; t < nthreads; t++) ctx_free(&ts[t]);
+  free(ts), free(sh.sym), free((void *)sh.busy);
+  if (fail) return -1;
+  return r->stopped == KN_STOP_ERROR ? -1 : 0;
 }

@@ -106,6 +106,17 @@ static int check_position(const kn_board *b, const kn_pos *p0) {
   if (r.win != truth) fail_msg("solver says %d, brute force %d: %s", r.win,
                                truth, text);
   assert_int_equal(r.stopped, KN_DONE);
+  /* Threads share one table and give the same result and move. */
+  for (int t = 2; t <= 3; t++) {
+    kn_tt *tt2 = kn_tt_new(1);
+    kn_solve_result r2;
+    assert_non_null(tt2);
+    assert_int_equal(kn_solve_threads(b, p0, tt2, &lim, t, &r2), 0);
+    if (r2.win != r.win || r2.move != r.move)
+      fail_msg("%d threads: win %d move %u, one thread: win %d move %u: %s",
+               t, r2.win, (unsigned)r2.move, r.win, (unsigned)r.move, text);
+    kn_tt_free(tt2);
+  }
   if (truth) {
     kn_move mv[KN_MAX_MOVES];
     int n, i;
@@ -189,6 +200,37 @@ static void solver_matches_brute_force_on_late_games(void **state) {
   assert_true(wins > 5 && wins < 45);
 }
 
+/* Every board up to 5x6 from the start (first removal anywhere; the
+** first player loses on all of them): one, two and three threads agree
+** on the result and the move. */
+static void threads_agree_from_the_start(void **state) {
+  int rows, cols;
+  (void)state;
+  for (rows = 1; rows <= 5; rows++)
+    for (cols = 1; cols <= 6; cols++) {
+      kn_board b;
+      kn_pos p;
+      kn_limits lim;
+      kn_solve_result r1, rt;
+      kn_tt *tt = kn_tt_new(4);
+      assert_non_null(tt);
+      board_free_first(&b, rows, cols);
+      kn_pos_start(&b, &p);
+      memset(&lim, 0, sizeof lim);
+      assert_int_equal(kn_solve(&b, &p, tt, &lim, &r1), 0);
+      assert_true(r1.win == 0 || r1.win == 1);
+      for (int t = 2; t <= 3; t++) {
+        kn_tt_clear(tt);
+        assert_int_equal(kn_solve_threads(&b, &p, tt, &lim, t, &rt), 0);
+        if (rt.win != r1.win || rt.move != r1.move)
+          fail_msg("%dx%d, %d threads: win %d move %u, one: win %d move %u",
+                   rows, cols, t, rt.win, (unsigned)rt.move, r1.win,
+                   (unsigned)r1.move);
+      }
+      kn_tt_free(tt);
+    }
+}
+
 static void brainking_6x6_is_a_loss_for_black(void **state) {
   kn_board b;
   kn_pos p;
@@ -251,7 +293,6 @@ static void limits_and_stop_are_honoured(void **state) {
   kn_limits lim;
   kn_solve_result r;
   int calls = 3;
-  double t0;
   (void)state;
   board_free_first(&b, 8, 8);
   kn_pos_start(&b, &p);
@@ -262,12 +303,17 @@ static void limits_and_stop_are_honoured(void **state) {
   assert_int_equal(r.stopped, KN_STOP_LIMIT);
   assert_true(r.nodes <= 10000);
   assert_true(kn_is_legal(&b, &p, r.move));
+  /* with threads the node limit still stops the solve (the count may
+  ** pass it by a poll interval per thread) */
+  assert_int_equal(kn_solve_threads(&b, &p, tt, &lim, 2, &r), 0);
+  assert_int_equal(r.win, -1);
+  assert_int_equal(r.stopped, KN_STOP_LIMIT);
+  assert_true(r.nodes <= 10000 + 2 * 4096);
   memset(&lim, 0, sizeof lim);
   lim.time = 0.05;
-  t0 = kn_clock();
   assert_int_equal(kn_solve(&b, &p, tt, &lim, &r), 0);
-  assert_true(kn_clock() - t0 < 0.5);
   assert_int_equal(r.win, -1);
+  assert_int_equal(r.stopped, KN_STOP_LIMIT);
   memset(&lim, 0, sizeof lim);
   lim.stop.fn = stop_after;
   lim.stop.ud = &calls;
@@ -282,6 +328,7 @@ int main(void) {
       cmocka_unit_test(known_small_results),
       cmocka_unit_test(solver_matches_brute_force_on_small_boards),
       cmocka_unit_test(solver_matches_brute_force_on_late_games),
+      cmocka_unit_test(threads_agree_from_the_start),
       cmocka_unit_test(brainking_6x6_is_a_loss_for_black),
       cmocka_unit_test(limits_and_stop_are_honoured),
   };

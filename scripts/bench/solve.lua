@@ -1,0 +1,54 @@
+-- scripts/bench/solve.lua: the solver's speed with 1 and more threads, in one run.
+--   build/konane scripts/bench/solve.lua [BOARD...]
+-- BOARD is RxC:variant (default: 6x6:brainking 6x6:free 5x6:free). Knobs (environment):
+-- BENCH_RUNS (default 5) runs per thread count, alternating 1, 2, 1, 2, ... so that both see
+-- the same machine load; BENCH_THREADS (default "1,2"); BENCH_HASH_MB (default 256).
+-- Prints per board and thread count the median wall time, the median process CPU time and the
+-- median node count, then the speed-up of each thread count over one thread (median wall
+-- times). The result (win, move) must be the same for every run and thread count.
+local konane = require "konane"
+
+local RUNS = tonumber(os.getenv("BENCH_RUNS") or "5")
+local MB = tonumber(os.getenv("BENCH_HASH_MB") or "256")
+local THREADS = {}
+for t in (os.getenv("BENCH_THREADS") or "1,2"):gmatch("%d+") do THREADS[#THREADS + 1] = tonumber(t) end
+
+local function median(t)
+  local s = { table.unpack(t) }
+  table.sort(s)
+  local n = #s
+  return n % 2 == 1 and s[(n + 1) // 2] or (s[n // 2] + s[n // 2 + 1]) / 2
+end
+
+local boards = { ... }
+if #boards == 0 then boards = { "6x6:brainking", "6x6:free", "5x6:free" } end
+print(("command: BENCH_RUNS=%d BENCH_THREADS=%s BENCH_HASH_MB=%d build/konane scripts/bench/solve.lua %s")
+  :format(RUNS, table.concat(THREADS, ","), MB, table.concat(boards, " ")))
+for _, spec in ipairs(boards) do
+  local r, c, variant = spec:match("^(%d+)x(%d+):?(%a*)$")
+  if not r then error("bad board '" .. spec .. "' (want RxC:variant)") end
+  local opts = { rows = tonumber(r), cols = tonumber(c), variant = variant ~= "" and variant or nil }
+  local wall, cpu, nodes, answer = {}, {}, {}, nil
+  for _, t in ipairs(THREADS) do wall[t], cpu[t], nodes[t] = {}, {}, {} end
+  for _ = 1, RUNS do
+    for _, t in ipairs(THREADS) do
+      local g = konane.new(opts)
+      collectgarbage()
+      local c0 = os.clock()
+      local res = g:solve { hash_mb = MB, threads = t }
+      local c1 = os.clock()
+      local a = tostring(res.win) .. " " .. tostring(res.move)
+      if answer and a ~= answer then error(spec .. ": threads disagree: " .. a .. " vs " .. answer) end
+      answer = a
+      table.insert(wall[t], res.time)
+      table.insert(cpu[t], c1 - c0)
+      table.insert(nodes[t], res.nodes)
+    end
+  end
+  local base = median(wall[THREADS[1]])
+  for _, t in ipairs(THREADS) do
+    local w = median(wall[t])
+    print(("%-14s threads %-2d  %s  median wall %.3f s  cpu %.3f s  nodes %.2f M  speed-up %.2fx")
+      :format(spec, t, answer, w, median(cpu[t]), median(nodes[t]) / 1e6, base / w))
+  end
+end
