@@ -34,7 +34,9 @@ local LINE_WIDTH = 79
 -- Quote a tag value: backslash and double quote are escaped, line breaks become spaces (a tag
 -- pair lives on one line).
 local function quote(value)
-  local s = tostring(value):gsub("[\r\n\t]", " ")
+  local s = tostring(value)
+  if not s:find('[\r\n\t\\"]') then return '"' .. s .. '"' end
+  s = s:gsub("[\r\n\t]", " ")
   s = s:gsub("[\\\"]", "\\%0")
   return '"' .. s .. '"'
 end
@@ -47,6 +49,7 @@ pgn.COMMENT_MAX = 2000
 local function clean_comment(text)
   local s = tostring(text)
   if #s > pgn.COMMENT_MAX then s = s:sub(1, pgn.COMMENT_MAX - 3) .. "..." end
+  if not s:find("[}\r\n]") then return s end
   return (s:gsub("}", ")"):gsub("[\r\n]+", " "))
 end
 

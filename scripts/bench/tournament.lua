@@ -18,6 +18,43 @@
 local tournament = require "konane.tournament"
 local core = require "konane.core"
 
+-- Throughput of quick games: random against random on 6x6, built-in bots in this process
+-- (target: at least 5,000 games/s), without files and with the journal (every game written and
+-- flushed, fsync'ed at most every tournament.SYNC_EVERY seconds, in a directory under /tmp).
+local function throughput(n, out)
+  local t0 = core.clock()
+  local last
+  local res = tournament.run { bots = { "random", "random:seed=2" }, rows = 6, cols = 6, games = n,
+                               time = 10, progress = false, out = out,
+                               on_game = function() last = core.clock() end }
+  local t1 = core.clock()
+  assert(res.games == n)
+  -- games per second up to the last game; then the seconds the result files took
+  return n / (last - t0), t1 - last
+end
+do
+  local n = 2000
+  local rates, journal, after = {}, {}, {}
+  for i = 1, 3 do
+    rates[i] = throughput(n)
+    local dir = os.tmpname()
+    os.remove(dir)
+    journal[i], after[i] = throughput(n, dir)
+    for _, f in ipairs { "games.pgn", "results.json", "tournament.cfg", "lock", "report.html" } do
+      os.remove(dir .. "/" .. f)
+    end
+    os.remove(dir)
+  end
+  table.sort(rates)
+  table.sort(journal)
+  table.sort(after)
+  print(string.format("tournament throughput, random vs random 6x6, %d games in this process:", n))
+  print(string.format("  no files: %.0f games/s (median of 3; target at least 5000)", rates[2]))
+  print(string.format("  with the journal in /tmp (written per game, fsync'ed every %g s): %.0f games/s (median of 3)",
+    tournament.SYNC_EVERY, journal[2]))
+  print(string.format("  then results.json and report.html: %.2f s (median of 3)", after[2]))
+end
+
 local runs = tonumber(arg and arg[1]) or 3
 local games = tonumber(arg and arg[2]) or 48
 

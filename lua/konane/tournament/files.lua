@@ -52,18 +52,24 @@ local function sync_dir(path)
   end
 end
 
--- Writes 'text' to the open file 'f' and puts it on disk: true, or nil and the reason.
-local function put(f, text)
+-- Writes 'text' to the open file 'f' (and flushes it to the kernel); with 'sync', also puts
+-- it on disk. true, or nil and the reason.
+local function put(f, text, sync)
   local ok, err = f:write(text)
   if not ok then return nil, err end
   ok, err = f:flush()
   if not ok then return nil, err end
   local c = core()
-  if c.fsync then
+  if sync ~= false and c.fsync then
     ok, err = c.fsync(f)
     if not ok then return nil, err end
   end
   return true
+end
+
+local function clock()
+  local c = core()
+  return c.clock and c.clock() or os.clock()
 end
 
 -- write_atomic(path, text): replaces the file at 'path' with 'text', or raises "cannot write
@@ -87,11 +93,15 @@ function M.write_atomic(path, text)
   sync_dir(path)
 end
 
--- An append-only file (the journal): appender(path) -> object with :append(text), which writes,
--- flushes and fsyncs or raises "cannot write PATH: reason", and :close(). The file is opened at
+-- An append-only file (the journal): appender(path, every) -> object with :append(text), which
+-- writes and flushes (so the text survives the process being killed) or raises "cannot write
+-- PATH: reason", and :close(). The file is fsync'ed (put on disk, against a power cut) at the
+-- first append, then at most once per 'every' seconds (default 0: at every append), and at
+-- close: quick games would otherwise spend most of their time waiting for the disk. What a
+-- power cut takes is the tail of the file, which a resume plays again. The file is opened at
 -- the first append.
-function M.appender(path)
-  local a = { path = path }
+function M.appender(path, every)
+  local a = { path = path, every = every or 0, synced = -math.huge }
   function a:append(text)
     if not self.f then
       local f, err = io.open(path, "ab")
@@ -99,19 +109,24 @@ function M.appender(path)
       self.f = f
       sync_dir(path) -- the file's directory entry, once
     end
-    local ok, err = put(self.f, text)
+    local now = self.every > 0 and clock() or 0
+    local sync = self.every <= 0 or now - self.synced >= self.every
+    local ok, err = put(self.f, text, sync)
     if not ok then
       -- the file may now end with part of 'text': a resume moves it to the .rejected file
       self.f:close()
       self.f = nil
       error(M.write_error(path, err), 0)
     end
+    if sync then self.synced = now end
   end
   function a:close()
     if self.f then
-      local ok, err = self.f:close()
+      local ok, err = put(self.f, "", true)
+      local cok, cerr = self.f:close()
       self.f = nil
-      if not ok then error(M.write_error(path, err), 0) end
+      if ok and not cok then err = cerr end
+      if not ok or not cok then error(M.write_error(path, err), 0) end
     end
   end
   return a

@@ -32,6 +32,8 @@ local M = {}
 
 M.FORMATS, M.EVENT = settings.FORMATS, settings.EVENT
 M.CONFIG_FILE, M.GAMES_FILE, M.RESULTS_FILE = "tournament.cfg", "games.pgn", "results.json"
+-- The journal is fsync'ed at most this often (seconds): see konane.tournament.files.appender.
+M.SYNC_EVERY = 0.1
 
 M.settings = settings.check
 M.compute = results.compute
@@ -213,7 +215,7 @@ function Tournament:run()
   if s.out then self:open_dir() end
   local ok, err = pcall(function()
     local saved = s.resume and s.out and self:read_journal() or {}
-    local out = s.out and files.appender(s.out .. "/" .. M.GAMES_FILE)
+    local out = s.out and files.appender(s.out .. "/" .. M.GAMES_FILE, M.SYNC_EVERY)
     local track = progress.new(s, self:total(), s.progress, s.sprt and function()
       local st = results.sprt_state(s, games, done)
       return string.format("LLR %.2f [%.2f, %.2f]", st.llr, st.lower, st.upper)
