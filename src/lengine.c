@@ -5,6 +5,7 @@
 */
 #define _POSIX_C_SOURCE 200809L
 
+#include <stdio.h>
 #include <string.h>
 
 #include "lauxlib.h"
@@ -34,15 +35,55 @@ void lk_stop_init(lua_State *L, lk_stop_ctx *s) {
   lua_pop(L, 1);
 }
 
+/*
+** Option 'stop' of a long call: a function called about every millisecond
+** during the call; when it returns true the call ends early with its
+** normal result (the best found so far, field stopped = true). The UGI
+** server reads its input there, so `stop` is answered promptly.
+*/
+void lk_stop_option(lua_State *L, int idx, lk_stop_ctx *s) {
+  if (lk_opt_get(L, idx, "stop") == LUA_TNIL) {
+    lua_pop(L, 1);
+    return;
+  }
+  if (!lua_isfunction(L, -1)) luaL_argerror(L, idx, "option 'stop' must be a function");
+  s->L = L;
+  s->fn = lua_gettop(L);
+}
+
+/* Calls the stop function (at most once a millisecond): 1 to stop. */
+static int stop_ask(lk_stop_ctx *s) {
+  double now = lk_now();
+  if (now < s->next_ask) return 0;
+  s->next_ask = now + 0.001;
+  if (!lua_checkstack(s->L, 4)) return 0;
+  lua_pushvalue(s->L, s->fn);
+  if (lua_pcall(s->L, 0, 1, 0) != LUA_OK) {
+    const char *m = lua_tostring(s->L, -1);
+    snprintf(s->why, sizeof s->why, "%s", m ? m : "error in the stop function");
+    s->fn_failed = 1;
+  } else if (lua_toboolean(s->L, -1)) {
+    s->asked = 1;
+  }
+  lua_pop(s->L, 1);
+  return s->asked || s->fn_failed;
+}
+
 int lk_stop(void *ud) {
   lk_stop_ctx *s = (lk_stop_ctx *)ud;
   if (s->flag && *s->flag) s->interrupted = 1;
   if (s->deadline > 0 && lk_now() >= s->deadline) s->timed_out = 1;
+  if (!s->interrupted && !s->timed_out && s->fn && stop_ask(s)) return 1;
   return s->interrupted || s->timed_out;
+}
+
+int lk_stop_asked(const lk_stop_ctx *s) {
+  return s->asked && !s->interrupted && !s->timed_out && !s->fn_failed;
 }
 
 int lk_stop_raise(lua_State *L, const lk_stop_ctx *s) {
   if (s->interrupted) return luaL_error(L, "interrupted!");
+  if (s->fn_failed) return luaL_error(L, "%s", s->why);
   return luaL_error(L, "time limit exceeded");
 }
 
@@ -363,7 +404,7 @@ static int l_search(lua_State *L) {
   static const char *const names[] = {
       "depth", "time",    "nodes", "game_time", "increment", "threads",
       "hash_mb", "table", "eval",  "weights",   "info",      "experiment",
-      NULL};
+      "stop",    NULL};
   kn_game *g = check_game(L, 1);
   kn_search_opts o;
   kn_search_result r;
@@ -408,20 +449,25 @@ static int l_search(lua_State *L) {
   }
   tt = search_table(L, 1, 2);
   lk_stop_init(L, &sc);
+  lk_stop_option(L, 2, &sc);
   o.lim.stop.fn = lk_stop;
   o.lim.stop.ud = &sc;
   rc = kn_search(g->b, &g->pos, tt, &o, &r);
   if (rc) return luaL_error(L, "search: not enough memory");
   if (ls.failed) return lua_error(L); /* the callback's error is on top */
-  if (r.stopped == KN_STOP_USER) return lk_stop_raise(L, &sc);
+  if (r.stopped == KN_STOP_USER && !lk_stop_asked(&sc)) return lk_stop_raise(L, &sc);
   push_search_result(L, g->b, &r);
+  if (lk_stop_asked(&sc)) {
+    lua_pushboolean(L, 1);
+    lua_setfield(L, -2, "stopped");
+  }
   return 1;
 }
 
 /* g:solve{time=, nodes=, hash_mb=, threads=} -> {win=, move=, nodes=, time=} */
 static int l_solve(lua_State *L) {
   static const char *const names[] = {"time", "nodes", "hash_mb", "threads",
-                                      NULL};
+                                      "stop", NULL};
   kn_game *g = check_game(L, 1);
   kn_limits lim;
   kn_solve_result r;
@@ -437,6 +483,7 @@ static int l_solve(lua_State *L) {
   mb = lk_opt_number(L, 2, "hash_mb", 0, 65536, 16);
   threads = (int)lk_opt_integer(L, 2, "threads", 1, KN_SOLVE_MAX_THREADS, 1);
   lk_stop_init(L, &sc);
+  lk_stop_option(L, 2, &sc);
   lim.stop.fn = lk_stop;
   lim.stop.ud = &sc;
   tt = kn_tt_new(mb);
@@ -445,7 +492,7 @@ static int l_solve(lua_State *L) {
   rc = kn_solve_threads(g->b, &g->pos, tt, &lim, threads, &r);
   kn_tt_free(tt);
   if (rc) return luaL_error(L, "solve: not enough memory");
-  if (r.stopped == KN_STOP_USER) return lk_stop_raise(L, &sc);
+  if (r.stopped == KN_STOP_USER && !lk_stop_asked(&sc)) return lk_stop_raise(L, &sc);
   lua_createtable(L, 0, 5);
   if (r.win >= 0) {
     lua_pushboolean(L, r.win);
@@ -462,7 +509,7 @@ static int l_solve(lua_State *L) {
 
 /* g:mcts{playouts=, time=, c=, seed=} -> {move=, visits=, winrate=, ...} */
 static int l_mcts(lua_State *L) {
-  static const char *const names[] = {"playouts", "time", "c", "seed", NULL};
+  static const char *const names[] = {"playouts", "time", "c", "seed", "stop", NULL};
   kn_game *g = check_game(L, 1);
   kn_mcts_opts o;
   kn_mcts_result r;
@@ -477,11 +524,12 @@ static int l_mcts(lua_State *L) {
   o.seed = (uint64_t)lk_opt_integer(L, 2, "seed", LUA_MININTEGER,
                                  LUA_MAXINTEGER, 1);
   lk_stop_init(L, &sc);
+  lk_stop_option(L, 2, &sc);
   o.lim.stop.fn = lk_stop;
   o.lim.stop.ud = &sc;
   if (kn_mcts(g->b, &g->pos, &o, &r))
     return luaL_error(L, "mcts: not enough memory");
-  if (r.stopped == KN_STOP_USER) return lk_stop_raise(L, &sc);
+  if (r.stopped == KN_STOP_USER && !lk_stop_asked(&sc)) return lk_stop_raise(L, &sc);
   lua_createtable(L, 0, 8);
   push_move_or_nil(L, g->b, r.move);
   lua_setfield(L, -2, "move");

@@ -82,9 +82,22 @@ typedef struct lk_stop_ctx {
   double deadline; /* 0: none */
   int interrupted, timed_out;
   unsigned polls;
+  /* the call's own stop function (option 'stop' at stack index 'fn'), 0: none */
+  lua_State *L;
+  int fn;
+  int asked;       /* the stop function said stop: a normal result follows */
+  int fn_failed;   /* the stop function raised; its message is in 'why' */
+  double next_ask; /* lk_now() time of the next call to it */
+  char why[256];
 } lk_stop_ctx;
 
 void lk_stop_init(lua_State *L, lk_stop_ctx *s);
+
+/* Reads option 'stop' (a function) of the options table at 'idx' into 's'. */
+void lk_stop_option(lua_State *L, int idx, lk_stop_ctx *s);
+
+/* Did the call's own stop function end it (so its result is a normal one)? */
+int lk_stop_asked(const lk_stop_ctx *s);
 
 /* A kn_stop callback; 'ud' is a lk_stop_ctx. */
 int lk_stop(void *ud);

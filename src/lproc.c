@@ -13,7 +13,13 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+long syscall(long number, ...); /* <unistd.h> declares it only for _DEFAULT_SOURCE */
+#endif
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -102,27 +108,66 @@ static void process_close_fds(int *fds, int n) {
   errno = err;
 }
 
+/* Bytes a child's stderr log may reach (RLIMIT_FSIZE in the child). */
+#define SPAWN_LOG_MAX (1 << 20)
+
+/* In a child before exec: closes every descriptor from 'lo' up but 'keep'. */
+static void spawn_close_from(int lo, int keep) {
+#if defined(__linux__) && defined(SYS_close_range)
+  if (keep > lo) syscall(SYS_close_range, (unsigned)lo, (unsigned)keep - 1, 0u);
+  if (syscall(SYS_close_range, (unsigned)keep + 1, ~0u, 0u) == 0) return;
+#endif
+  long max = sysconf(_SC_OPEN_MAX);
+  if (max < 0 || max > 65536) max = 65536;
+  for (int fd = lo; fd < max; fd++)
+    if (fd != keep) close(fd);
+}
+
 /*
 ** core.spawn(argv [, opts]): starts argv[1] (searched in PATH when it has
-** no slash) with the arguments argv[2..]. opts.pgroup puts the child in a
-** process group of its own, so a Ctrl-C at the terminal reaches only the
-** parent, which decides what to do with its workers; opts.stdin gives the
-** child a pipe as stdin (p:write), else it reads /dev/null. Returns the process,
-** or nil and a message when it cannot be started (exec failures are
-** reported through a close-on-exec status pipe, not as a dead child).
+** no slash) with the arguments argv[2..]. Options:
+**   pgroup: the child leads a process group of its own, so a Ctrl-C at the
+**     terminal reaches only the parent, and p:kill() kills the group;
+**   session: a session of its own (setsid: no terminal, its own group), and
+**     on Linux it is killed when the parent dies (untrusted players);
+**   stdin: a pipe as the child's stdin (p:write), else /dev/null;
+**   stderr: absent or true: into the output pipe with stdout; false:
+**     /dev/null; a path: appended to that file, capped at 1 MB;
+**   memory: bytes of address space (RLIMIT_AS); cpu: CPU seconds (RLIMIT_CPU).
+** The child inherits no descriptor but its pipes. Returns the process, or
+** nil and a message when it cannot be started (exec failures are reported
+** through a close-on-exec status pipe, not as a dead child).
 */
 static int l_spawn(lua_State *L) {
-  static const char *const names[] = {"pgroup", "stdin", NULL};
+  static const char *const names[] = {"pgroup", "stdin", "session", "stderr",
+                                      "memory", "cpu",   NULL};
   luaL_checktype(L, 1, LUA_TTABLE);
   lk_opts_check(L, 2, names, "spawn");
-  int pgroup = 0, with_stdin = 0;
+  int pgroup = 0, with_stdin = 0, session = 0, err_mode = 0;
+  double memory = 0, cpu = 0;
+  const char *log = NULL;
   if (lua_istable(L, 2)) {
     lua_getfield(L, 2, "pgroup");
     pgroup = lua_toboolean(L, -1);
     lua_getfield(L, 2, "stdin");
     with_stdin = lua_toboolean(L, -1);
-    lua_pop(L, 2);
+    lua_getfield(L, 2, "session");
+    session = lua_toboolean(L, -1);
+    lua_pop(L, 3);
+    int t = lua_getfield(L, 2, "stderr");
+    if (t == LUA_TSTRING) {
+      err_mode = 2;
+      log = lua_tostring(L, -1); /* kept alive by the options table */
+    } else if (t == LUA_TBOOLEAN && !lua_toboolean(L, -1)) {
+      err_mode = 1;
+    } else if (t != LUA_TNIL && t != LUA_TBOOLEAN) {
+      luaL_argerror(L, 2, "option 'stderr' must be a boolean or a path");
+    }
+    lua_pop(L, 1);
+    memory = lk_opt_number(L, 2, "memory", 0, 1e15, 0);
+    cpu = lk_opt_number(L, 2, "cpu", 0, 1e9, 0);
   }
+  if (session) pgroup = 1;
   lua_Integer n = luaL_len(L, 1);
   luaL_argcheck(L, n >= 1 && n < 4096, 1, "argv must hold 1 to 4095 strings");
   /* the argument vector lives in Lua-managed memory: nothing leaks on error */
@@ -167,22 +212,48 @@ static int l_spawn(lua_State *L) {
   }
   if (pid == 0) { /* child: only async-signal-safe calls until exec */
     int in = with_stdin ? fds[4] : open("/dev/null", O_RDONLY);
-    if (pgroup) setpgid(0, 0);
+    int errfd = fds[1];
+    if (session) {
+      setsid();
+#ifdef __linux__
+      prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive the referee */
+#endif
+    } else if (pgroup) {
+      setpgid(0, 0);
+    }
     signal(SIGINT, SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
     if (in >= 0 && in != 0) {
       dup2(in, 0);
       close(in);
     }
+    if (err_mode == 1) errfd = open("/dev/null", O_WRONLY);
+    if (err_mode == 2) {
+      struct rlimit fl = {SPAWN_LOG_MAX, SPAWN_LOG_MAX};
+      errfd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+      if (errfd < 0) errfd = open("/dev/null", O_WRONLY);
+      signal(SIGXFSZ, SIG_IGN); /* past the cap a write fails, nothing dies */
+      setrlimit(RLIMIT_FSIZE, &fl);
+    }
     dup2(fds[1], 1);
-    dup2(fds[1], 2);
+    if (errfd >= 0) dup2(errfd, 2);
     if (fds[1] > 2) close(fds[1]);
+    if (errfd > 2 && errfd != fds[1]) close(errfd);
+    if (memory > 0) {
+      struct rlimit as = {(rlim_t)memory, (rlim_t)memory};
+      setrlimit(RLIMIT_AS, &as);
+    }
+    if (cpu > 0) {
+      struct rlimit c = {(rlim_t)cpu, (rlim_t)cpu + 1};
+      setrlimit(RLIMIT_CPU, &c);
+    }
+    spawn_close_from(3, fds[3]); /* nothing inherited but the pipes */
     execvp(argv[0], (char *const *)argv);
     err = errno;
     if (write(fds[3], &err, sizeof err) < 0) { /* nothing more to do */ }
     _exit(127);
   }
-  if (pgroup) setpgid(pid, pid); /* also here: no race with an early kill */
+  if (pgroup && !session) setpgid(pid, pid); /* also here: no race with an early kill */
   close(fds[1]);
   close(fds[3]);
   fds[1] = fds[3] = -1;
@@ -227,6 +298,41 @@ static int process_reap(lprocess *p, int block) {
     return 1;
   }
   return 0;
+}
+
+/*
+** core.fd_read(fd, timeout): waits at most 'timeout' seconds (negative:
+** forever) for input on descriptor 'fd', then returns what one read gives:
+** the bytes, "" when nothing came in time, nil at end of input. The UGI
+** server reads its commands this way, so it can look for `stop` during a
+** search without blocking.
+*/
+static int l_fd_read(lua_State *L) {
+  int fd = (int)luaL_checkinteger(L, 1);
+  double timeout = luaL_optnumber(L, 2, -1);
+  struct pollfd pfd;
+  char buf[65536];
+  int ms = timeout < 0 ? -1 : (timeout > 86400.0 ? 86400000 : (int)(timeout * 1000.0 + 0.5));
+  int r;
+  pfd.fd = fd;
+  pfd.events = POLLIN;
+  pfd.revents = 0;
+  do r = poll(&pfd, 1, ms);
+  while (r < 0 && errno == EINTR && ms < 0);
+  if (r <= 0) {
+    lua_pushliteral(L, "");
+    return 1;
+  }
+  ssize_t got;
+  do got = read(fd, buf, sizeof buf);
+  while (got < 0 && errno == EINTR);
+  if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+    lua_pushliteral(L, "");
+    return 1;
+  }
+  if (got <= 0) return 0;
+  lua_pushlstring(L, buf, (size_t)got);
+  return 1;
 }
 
 /* p:read(): the output available now ("" if none yet), nil at end of file. */
@@ -488,6 +594,7 @@ static int l_spawn_entry(lua_State *L) {
 const luaL_Reg lk_proc_funcs[] = {{"clock", l_clock},
                                          {"listdir", l_listdir},
                                          {"spawn", l_spawn_entry},
+                                         {"fd_read", l_fd_read},
                                          {"poll", l_process_poll},
                                          {"isatty", l_isatty},
                                          {"term_columns", l_term_columns},

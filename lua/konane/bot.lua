@@ -4,8 +4,9 @@
 -- optional new_game(self, info) and done(self, result). konane.bot(spec) accepts:
 --   * a bot table (returned as it is, after a check);
 --   * a built-in name with options: "alphabeta:depth=6,time=0.1", "mcts:time=0.2", "random:seed=3";
---   * a path to a Lua file returning a bot (or a table with new(opts)), loaded in the sandbox:
---     "bots/mine.lua" or "bots/mine.lua:depth=3".
+--   * a path to a Lua file returning a bot (or a table with new(opts)), run in a process of its
+--     own (`konane --ugi FILE`): "bots/mine.lua" or "bots/mine.lua:depth=3";
+--   * an external UGI engine: "ugi:python3 mybot.py", or {ugi = {"python3", "mybot.py"}, ...}.
 -- The helpers below (rng, budget, parse_spec) are shared by the built-in bots.
 
 local M = {}
@@ -151,29 +152,123 @@ function M.validate(bot, what)
   return bot
 end
 
---- new(spec, opts) -> bot
--- Builds a bot from a table, a one-line spec or a file path (see the top of this file). 'opts'
--- (optional) are the sandbox limits for a bot loaded from a file: {time=, instructions=,
--- memory=}. Raises with a clear message on an unknown bot, a bad option, or a file that cannot
--- be loaded.
-function M.new(spec, opts)
+-- Keys of the limits table of konane.bot(spec, limits) and of a {ugi = ...} table.
+local PLAYER_KEYS = { memory = true, cpu = true, startup = true, time = true, log = true }
+local UGI_TABLE_KEYS = { ugi = true, name = true, options = true, memory = true, cpu = true,
+                         startup = true, time = true, log = true }
+
+-- Default address space of an external engine's process (bytes); bot files get the player
+-- module's default (256 MiB) plus what the host itself maps.
+M.ENGINE_MEMORY = 1 << 30
+local HOST_SLACK = 32 * 1024 * 1024
+
+local function check_limits(limits, keys, where)
+  if limits == nil then return {} end
+  if type(limits) ~= "table" then
+    error("bad argument #2 to 'bot' (limits table expected, got " .. type(limits) .. ")", 3)
+  end
+  for k, v in pairs(limits) do
+    if not keys[k] then
+      local known = {}
+      for name in pairs(keys) do known[#known + 1] = name end
+      table.sort(known)
+      error(string.format("%s: unknown key '%s' (known: %s)", where, tostring(k), table.concat(known, ", ")), 3)
+    end
+    if k ~= "log" and k ~= "ugi" and k ~= "name" and k ~= "options"
+        and (type(v) ~= "number" or v ~= v or v <= 0) then
+      error(string.format("%s: '%s' must be a positive number, got %s", where, k, tostring(v)), 3)
+    end
+  end
+  return limits
+end
+
+-- The command that serves bot 'spec' over UGI: this interpreter with the same module paths.
+local function host_argv(spec)
+  local c = require("konane").core
+  local exe = c.exe_path and c.exe_path()
+  if not exe then
+    local lo = 0
+    while _G.arg and _G.arg[lo - 1] do lo = lo - 1 end
+    exe = _G.arg and _G.arg[lo] or "konane"
+  end
+  return { exe, "-e", string.format("package.path=%q package.cpath=%q", package.path, package.cpath),
+           "-e", string.format("os.exit(require('konane.ugi.server').main(%q))", spec) }
+end
+
+-- A bot file becomes a player in its own process (`konane --ugi FILE`). The file is read and
+-- compiled here (never run) so that a missing file or a syntax error is the caller's error.
+local function file_player(spec, path, limits)
+  local f, err = io.open(path, "rb")
+  if not f then error("cannot load bot '" .. path .. "': " .. tostring(err), 3) end
+  local text = f:read("a") or ""
+  f:close()
+  if text:byte(1) == 27 then
+    error("cannot load bot '" .. path .. "': binary chunks are not accepted", 3)
+  end
+  local label = (path:match("([^/\\]+)$") or path):gsub("%.lua$", "")
+  local ok, cerr = load(text, "=" .. label, "t", {})
+  if not ok then error("cannot load bot '" .. path .. "': " .. tostring(cerr), 3) end
+  local player = require("konane.ugi.player")
+  local memory = (limits.memory or player.defaults.memory) + HOST_SLACK
+  return player.new { argv = host_argv(spec), fallback_name = label, memory = memory,
+                      cpu = limits.cpu, startup = limits.startup, time = limits.time,
+                      log = limits.log }
+end
+
+-- An external engine: "ugi:CMD" or {ugi = CMD or {argv...}, name=, options=, ...}.
+local function engine_player(def, spec)
+  local player = require("konane.ugi.player")
+  local argv = def.ugi
+  if type(argv) == "string" then argv = player.command(argv) end
+  if type(argv) ~= "table" or #argv == 0 then
+    error("bad UGI engine: a command is needed (ugi = {\"python3\", \"bot.py\"} or \"ugi:CMD\")", 3)
+  end
+  for i, a in ipairs(argv) do
+    if type(a) ~= "string" then error("bad UGI engine: argument " .. i .. " is not a string", 3) end
+  end
+  if def.options ~= nil and type(def.options) ~= "table" then
+    error("bad UGI engine: options must be a table of name = value", 3)
+  end
+  if def.name ~= nil and type(def.name) ~= "string" then error("bad UGI engine: name must be a string", 3) end
+  return player.new { argv = argv, name = def.name, fallback_name = spec or argv[#argv],
+                      options = def.options, memory = def.memory or M.ENGINE_MEMORY,
+                      cpu = def.cpu, startup = def.startup, time = def.time, log = def.log }
+end
+
+--- new(spec [, limits]) -> bot
+-- Builds a bot from a table, a one-line spec or a file path (see the top of this file). A bot
+-- file and an external engine ("ugi:CMD", or a table {ugi = {"python3", "bot.py"}, name=,
+-- options=}) become players in processes of their own; 'limits' (optional) sets their process
+-- limits: {memory = bytes, cpu = seconds, startup = handshake seconds, time = seconds per move
+-- when the game sets none, log = a file for the player's stderr}. Raises with a clear message on
+-- an unknown bot, a bad option, or a file that cannot be read or compiled.
+function M.new(spec, limits)
   if type(spec) == "table" then
+    if rawget(spec, "ugi") ~= nil and rawget(spec, "choose") == nil then
+      check_limits(spec, UGI_TABLE_KEYS, "konane.bot{ugi = ...}")
+      return engine_player(spec)
+    end
     return M.validate(spec)
   end
   if type(spec) ~= "string" then
     error("bad argument #1 to 'bot' (bot table or spec string expected, got " .. type(spec) .. ")", 2)
   end
+  limits = check_limits(limits, PLAYER_KEYS, "konane.bot limits")
+  if spec:match("^ugi:") then
+    local def = { ugi = spec:sub(5) }
+    for k, v in pairs(limits) do def[k] = v end
+    return engine_player(def, spec)
+  end
   local head, options, is_path = M.parse_spec(spec)
   if is_path then
-    local sandbox = require("konane.sandbox")
-    return sandbox.load_bot(head, options, opts)
+    return file_player(spec, head, limits)
   end
   if not head:match("^[%w_]+$") then
-    error("bad bot spec '" .. spec .. "' (expected a name such as 'alphabeta:depth=6' or a path to a .lua file)", 2)
+    error("bad bot spec '" .. spec .. "' (expected a name such as 'alphabeta:depth=6', a path to a .lua file or ugi:COMMAND)", 2)
   end
   if not BUILTIN_SET[head] then
     error("unknown bot '" .. head .. "' (built-in bots: " .. table.concat(M.BUILTIN, ", ") ..
-      "; or give a path to a .lua file)", 2)
+      "; or give a path to a .lua file, or ugi:COMMAND)", 2)
   end
   local mod = require("konane.bots." .. head)
   local ok, bot = pcall(mod.new, options)
@@ -182,6 +277,7 @@ function M.new(spec, opts)
     error((tostring(bot):gsub("^[^\n]-%.lua:%d+: ", "")), 2)
   end
   bot.spec = bot.spec or spec
+  bot.builtin = true -- trusted: runs in the referee's process, keeps to its own time budget
   -- the spec names the bot in records: "alphabeta:depth=6" says more than "alphabeta"
   if type(bot) == "table" and next(options) ~= nil and bot.name == head then bot.name = spec end
   return M.validate(bot)

@@ -144,9 +144,10 @@ local function check_size(opts, key)
   return v
 end
 
--- Games made by konane.new, by variant and options: a new game with the
+-- Games made by konane.new, by variant table (the table itself, never its
+-- text, which a __tostring could forge) and options: a new game with the
 -- same settings is a clone, sharing the board and its move text cache.
-local prototypes, nprototypes = {}, 0
+local prototypes, nprototypes = setmetatable({}, { __mode = "k" }), 0
 
 local new_game
 
@@ -165,15 +166,16 @@ function M.new(opts)
   local v = opts.variant or "brainking"
   if type(v) == "string" then v = registered[v] or package.loaded["konane.variants." .. v] end
   if type(v) ~= "table" then return new_game(opts) end
-  local key = ("%s|%s|%s|%s"):format(tostring(v), tostring(opts.rows),
-    tostring(opts.cols), tostring(opts.fen))
-  local proto = prototypes[key]
+  local key = ("%s|%s|%s"):format(tostring(opts.rows), tostring(opts.cols), tostring(opts.fen))
+  local by_variant = rawget(prototypes, v)
+  local proto = by_variant and by_variant[key]
   if proto then return proto:clone() end
   local ok, g = pcall(new_game, opts)
   if not ok then error(g, 2) end
-  if nprototypes >= 64 then prototypes, nprototypes = {}, 0 end
+  if nprototypes >= 64 then prototypes, nprototypes = setmetatable({}, { __mode = "k" }), 0 end
   nprototypes = nprototypes + 1
-  prototypes[key] = g:clone()
+  if not by_variant then by_variant = {}; rawset(prototypes, v, by_variant) end
+  by_variant[key] = g:clone()
   return g
 end
 

@@ -1,13 +1,15 @@
--- konane.play: one game between two bots, returning its record (see konane.pgn for the fields).
+-- konane.play: the referee. One game between two players, returning its record (docs/bots.md).
 --
--- Each bot move is asked for on a clone of the game, under the time limit (a count hook stops a
--- bot that overruns, through konane.core.sandbox_call when the binding has it). A bot loses the
--- game, and the record says why, when it:
---   raises an error (termination "error"), answers something that is not a move string
---   ("bad answer"), answers an illegal move ("illegal move"), overruns its time ("time forfeit"),
---   or answers "resign" ("resignation").
--- The host, the other bot and the record survive all of these. Only an interrupt (Ctrl-C at the
--- REPL: the error "interrupted!") stops konane.play itself.
+-- The referee holds the only real game and checks every move with its own rules: a player sees
+-- a copy (an in-process bot) or the moves sent over a pipe (a player in its own process:
+-- konane.ugi.player), and nothing it answers is trusted. The referee's clock decides time
+-- losses: a time per move (opts.time), a chess clock (opts.tc = "60+0.5": base seconds plus an
+-- increment per move), or both. A player loses the game, and the record says which side failed
+-- and why, when it fails to start (handshake failure), crashes, hangs or overruns its time (time
+-- forfeit), answers something that is not a move (bad answer / malformed output), an illegal
+-- move, reports an error, resigns, or claims a final result the referee disagrees with (false
+-- claim). The host, the other player and the record survive all of these; only an interrupt
+-- (Ctrl-C at the REPL: the error "interrupted!") stops konane.play itself.
 
 local bot_mod = require("konane.bot")
 local pgn = require("konane.pgn")
@@ -16,9 +18,17 @@ local M = {}
 
 local OTHER = { black = "white", white = "black" }
 
+-- Bytes of a move comment kept in the record (a player chooses what it attaches).
+M.COMMENT_MAX = 4096
+
 local KNOWN_OPTIONS = { variant = true, rows = true, cols = true, fen = true, opening = true,
-                        time = true, game_time = true, grace = true, seed = true, tags = true,
-                        event = true, comments = true, on_move = true, pgn = true }
+                        time = true, game_time = true, increment = true, tc = true, grace = true,
+                        seed = true, tags = true, event = true, comments = true, on_move = true,
+                        pgn = true }
+
+-- How the failures of a player in its own process are recorded.
+local TERMINATION = { time = "time forfeit", crash = "crash", handshake = "handshake failure",
+                      malformed = "malformed output", error = "error", bad = "bad answer" }
 
 -- An error message without the "file.lua:12: " its raiser put in front.
 local function strip_position(msg)
@@ -35,7 +45,7 @@ local function opening_moves(opening)
   if opening == nil then return {} end
   if type(opening) == "table" then return opening end
   if type(opening) ~= "string" then
-    error("bad option 'opening' (list or string of moves expected, got " .. type(opening) .. ")", 3)
+    error("bad option 'opening' (list or string of moves expected, got " .. type(opening) .. ")", 4)
   end
   local list = {}
   for token in opening:gmatch("%S+") do
@@ -45,34 +55,69 @@ local function opening_moves(opening)
   return list
 end
 
--- Is 'err' the REPL's interrupt? Then the whole play stops, it is no fault of the bot.
-local function is_interrupt(err, kind)
-  if kind == "interrupted" then return true end
-  if type(err) == "table" and err.sandbox_kind then
-    return err.sandbox_kind == "interrupted"
-  end
+local function is_interrupt(err)
   return type(err) == "string" and err:match("interrupted!$") ~= nil
 end
 
--- The message and the kind ("time", "memory", "instructions", "error") of a failed bot call.
-local function failure(err, kind)
-  if type(err) == "table" and err.sandbox_kind then
-    return tostring(err.message), err.sandbox_kind
-  end
-  return tostring(err), kind or "error"
+-- The kind and message of a failed call into a player.
+local function failure(err)
+  local player = require("konane.ugi.player")
+  if player.is_failure(err) then return err.kind, err.message end
+  return "error", strip_position(err)
 end
 
--- Call bot[method](bot, ...) within 'limit' seconds (nil: no limit). Returns true and the
--- results, or false, a message and a kind. Uses the binding's sandbox_call (a count hook that
--- stops a loop at the deadline, and the deadline for C searches) when it exists.
-local function timed_call(c, limit, fn, ...)
-  if c and c.sandbox_call and limit and limit < math.huge then
-    return c.sandbox_call({ time = limit }, fn, ...)
+--- parse_tc(text) -> base, increment
+-- "60+0.5" -> 60, 0.5; "60" -> 60, 0. Raises on anything else.
+function M.parse_tc(tc)
+  local base, inc = tostring(tc):match("^%s*([%d%.]+)%s*%+%s*([%d%.]+)%s*$")
+  if not base then base, inc = tostring(tc):match("^%s*([%d%.]+)%s*$"), "0" end
+  base, inc = tonumber(base), tonumber(inc)
+  if not base or base <= 0 or base > 1e9 or not inc or inc > 1e9 then
+    error("bad time control '" .. tostring(tc) .. "' (expected BASE+INCREMENT in seconds, such as 60+0.5)", 0)
   end
-  return pcall(fn, ...)
+  return base, inc
 end
 
--- Format the per-move comment: time used, and what the bot said about its move.
+-- Checks the options; returns the clock settings {time=, game_time=, increment=, grace=}.
+local function check_options(opts)
+  for k in pairs(opts) do
+    if not KNOWN_OPTIONS[k] then
+      local known = {}
+      for name in pairs(KNOWN_OPTIONS) do known[#known + 1] = name end
+      table.sort(known)
+      error("bad argument #3 to 'play' (unknown option '" .. tostring(k) .. "'; known: " ..
+        table.concat(known, ", ") .. ")", 3)
+    end
+  end
+  for _, k in ipairs { "time", "game_time", "increment", "grace" } do
+    local v = opts[k]
+    if v ~= nil and (type(v) ~= "number" or v ~= v or v > 1e9 or v < 0
+        or (v == 0 and (k == "time" or k == "game_time"))) then
+      error("bad option '" .. k .. "' (a positive number of seconds expected, got " .. tostring(v) .. ")", 3)
+    end
+  end
+  if opts.seed ~= nil and not math.tointeger(opts.seed) then
+    error("bad option 'seed' (an integer expected, got " .. tostring(opts.seed) .. ")", 3)
+  end
+  for _, k in ipairs { "on_move", "tags" } do
+    local want = k == "on_move" and "function" or "table"
+    if opts[k] ~= nil and type(opts[k]) ~= want then
+      error("bad option '" .. k .. "' (a " .. want .. " expected, got " .. type(opts[k]) .. ")", 3)
+    end
+  end
+  local clk = { time = opts.time, game_time = opts.game_time, increment = opts.increment, grace = opts.grace }
+  if opts.tc ~= nil then
+    local ok, base, inc = pcall(M.parse_tc, opts.tc)
+    if not ok then error("bad option 'tc': " .. base, 3) end
+    clk.game_time, clk.increment = base, inc
+  end
+  if clk.increment and not clk.game_time then
+    error("bad option 'increment' (it needs game_time or tc)", 3)
+  end
+  return clk
+end
+
+-- The per-move comment: time used, and what the player said about its move (capped).
 local function move_comment(elapsed, info)
   local parts = { string.format("%.3fs", elapsed) }
   if type(info) == "table" then
@@ -94,165 +139,144 @@ local function move_comment(elapsed, info)
   elseif type(info) == "string" then
     parts[#parts + 1] = info
   end
-  return table.concat(parts, " ")
+  local text = table.concat(parts, " ")
+  if #text > M.COMMENT_MAX then text = text:sub(1, M.COMMENT_MAX - 3) .. "..." end
+  return text
 end
 
---- play(black, white, opts) -> record
--- Plays one game. 'black' and 'white' are bots or bot specs (anything konane.bot accepts).
--- opts (all optional): variant, rows, cols, fen (start position), opening (list or string of
--- moves played first, part of the record), time (seconds per move), game_time (seconds per game
--- and side), grace (extra seconds tolerated past a limit; default 10 ms + 5% of the limit), seed
--- (passed to the bots' new_game and to math.randomseed), tags (extra PGN tags), event, comments
--- (false: no per-move comments), on_move(record, move) called after every move, pgn (a path to
--- append the record to, or an open file to write it to).
--- Raises on bad options (an unknown bot, an illegal opening, a bad position): those are the
--- caller's mistakes, not a bot's.
-function M.play(black, white, opts)
-  opts = opts or {}
-  if type(opts) ~= "table" then
-    error("bad argument #3 to 'play' (options table expected, got " .. type(opts) .. ")", 2)
-  end
-  for k in pairs(opts) do
-    if not KNOWN_OPTIONS[k] then
-      local known = {}
-      for name in pairs(KNOWN_OPTIONS) do known[#known + 1] = name end
-      table.sort(known)
-      error("bad argument #3 to 'play' (unknown option '" .. tostring(k) .. "'; known: " ..
-        table.concat(known, ", ") .. ")", 2)
+-- Calls a bot table the caller gave (code of the caller's own, run in this process) with a
+-- count hook that stops a runaway loop at 'deadline' (also seen by the C searches it calls,
+-- through the registry key konane.deadline). Built-in bots keep to their budget and run
+-- unhooked; players in their own processes are timed by their reads.
+local function hooked_call(clock, deadline, fn, ...)
+  local reg = debug.getregistry()
+  local over = false
+  debug.sethook(function()
+    if over or clock() > deadline then
+      over = true
+      error("time limit exceeded", 0)
     end
+  end, "", 1000)
+  reg["konane.deadline"] = deadline
+  local r = table.pack(pcall(fn, ...))
+  debug.sethook()
+  reg["konane.deadline"] = nil
+  if not r[1] and over then
+    return false, require("konane.ugi.player").failure("time", "still thinking at its deadline")
   end
-  local konane, c = core()
+  return table.unpack(r, 1, r.n)
+end
+
+-- Builds the two players; a bad spec is the caller's mistake and raises.
+local function make_players(black, white)
   local bots = {}
   for i, side in ipairs { "black", "white" } do
     local ok, b = pcall(bot_mod.new, i == 1 and black or white)
-    if not ok then error(side .. " bot: " .. strip_position(b), 2) end
+    if not ok then error(side .. " bot: " .. strip_position(b), 3) end
     bots[side] = b
   end
-  for _, k in ipairs { "time", "game_time", "grace" } do
-    if opts[k] ~= nil and (type(opts[k]) ~= "number" or opts[k] ~= opts[k] or opts[k] > 1e9
-        or opts[k] <= 0 and k ~= "grace" or opts[k] < 0) then
-      error("bad option '" .. k .. "' (a positive number of seconds expected, got " .. tostring(opts[k]) .. ")", 2)
-    end
-  end
-  if opts.seed ~= nil and not math.tointeger(opts.seed) then
-    error("bad option 'seed' (an integer expected, got " .. tostring(opts.seed) .. ")", 2)
-  end
-  for _, k in ipairs { "on_move", "tags" } do
-    local want = k == "on_move" and "function" or "table"
-    if opts[k] ~= nil and type(opts[k]) ~= want then
-      error("bad option '" .. k .. "' (a " .. want .. " expected, got " .. type(opts[k]) .. ")", 2)
-    end
-  end
-  local clock = c and c.clock or os.clock
+  return bots
+end
 
+-- The start of the game and the record, with the opening played.
+local function setup(opts)
+  local konane = core()
   local okg, g = pcall(konane.new, { variant = opts.variant, rows = opts.rows, cols = opts.cols,
                                      fen = opts.fen })
-  if not okg then error(strip_position(g), 2) end
+  if not okg then error(strip_position(g), 3) end
   local start = g:start_fen()
-  local variant = g:variant()
-  local rows, cols = g:rows(), g:cols()
-  local record = { tags = {}, variant = variant, rows = rows, cols = cols, moves = {}, comments = {} }
+  local record = { tags = {}, variant = g:variant(), rows = g:rows(), cols = g:cols(), moves = {},
+                   comments = {}, opening = {} }
   if opts.fen then
-    local ok, default = pcall(konane.new, { variant = opts.variant, rows = rows, cols = cols })
+    local ok, default = pcall(konane.new, { variant = opts.variant, rows = record.rows, cols = record.cols })
     if not ok or default:start_fen() ~= start then record.fen = start end
   end
-
   for i, move in ipairs(opening_moves(opts.opening)) do
     local canonical, why = g:legal(tostring(move))
     if not canonical then
-      error("opening move " .. i .. " '" .. tostring(move) .. "' is illegal: " .. tostring(why), 2)
+      error("opening move " .. i .. " '" .. tostring(move) .. "' is illegal: " .. tostring(why), 3)
     end
     g:play(canonical)
     record.moves[#record.moves + 1] = canonical
+    record.opening[#record.opening + 1] = canonical
   end
+  return g, record
+end
 
-  local names = { black = tostring(bots.black.name), white = tostring(bots.white.name) }
-  record.black, record.white = names.black, names.white
-  local tags = record.tags
-  tags.Event = opts.event or "konane game"
-  tags.Date = os.date("!%Y.%m.%d")
-  for k, v in pairs(opts.tags or {}) do tags[k] = tostring(v) end
-
-  if opts.seed ~= nil then math.randomseed(math.tointeger(opts.seed)) end
-
-  local winner, termination, reason
-  local function lose(side, why, text)
+-- The game: runs the moves until the end or a forfeit. 'st' holds the game, the record, the
+-- players, the clock settings and the times used; sets st.loser, st.termination, st.reason.
+local function run_game(st, opts)
+  local _, c = core()
+  local clock = c and c.clock or os.clock
+  local g, record, bots, clk = st.game, st.record, st.bots, st.clk
+  local function lose(side, termination, text)
     text = tostring(text)
-    if #text > 300 then text = text:sub(1, 300) .. "..." end   -- a bot's error can be huge
-    winner, termination, reason = OTHER[side], why, text
+    if #text > 300 then text = text:sub(1, 300) .. "..." end -- a player's error can be huge
+    st.loser, st.termination = side, termination
+    st.reason = string.format("%s (%s): %s", side, st.names[side], text)
   end
 
-  -- new_game for both bots: a bot that fails here loses before the first move
   for _, side in ipairs { "black", "white" } do
     local b = bots[side]
-    if not winner and b.new_game then
-      local info = { side = side, opponent = names[OTHER[side]], variant = variant, rows = rows,
-                     cols = cols, fen = g:fen(), start_fen = start, time = opts.time,
-                     game_time = opts.game_time,
+    if not st.loser and b.new_game then
+      local info = { side = side, opponent = tostring(bots[OTHER[side]].name), variant = record.variant,
+                     rows = record.rows, cols = record.cols, fen = g:fen(), start_fen = g:start_fen(),
+                     custom_start = record.fen ~= nil, time = clk.time, game_time = clk.game_time,
+                     increment = clk.increment,
                      seed = opts.seed and math.tointeger(side == "black" and opts.seed or opts.seed + 7919) }
-      local limit = opts.time and opts.time * 10 or nil
-      local ok, err, kind = timed_call(c, not b.untimed and limit or nil, b.new_game, b, info)
+      local ok, err = pcall(b.new_game, b, info)
       if not ok then
-        if is_interrupt(err, kind) then error("interrupted!", 0) end
-        local msg, k = failure(err, kind)
-        if k == "time" then lose(side, "time forfeit", "new_game: " .. msg)
-        else lose(side, "error", "new_game: " .. msg) end
+        if is_interrupt(err) then error(err, 0) end
+        local kind, msg = failure(err)
+        lose(side, TERMINATION[kind] or "error", "new_game: " .. msg)
       end
     end
+    st.names[side] = tostring(b.name)
   end
 
-  local used = { black = 0, white = 0 }
+  local left = { black = clk.game_time, white = clk.game_time }
   local comments = opts.comments ~= false
-  while not winner and not g:over() do
+  while not st.loser and not g:over() do
     local side = g:turn()
     local b = bots[side]
-    local limit = opts.time or math.huge
-    local game_left
-    if opts.game_time then
-      game_left = opts.game_time - used[side]
-      if game_left < limit then limit = game_left end
-    end
-    local grace = opts.grace or (limit < math.huge and 0.01 + 0.05 * limit or 0)
-    if limit <= 0 then
-      lose(side, "time forfeit", string.format("%s ran out of game time", side))
-      break
-    end
-    local view = g:clone()
-    local clk = { time = limit, game_time = game_left, ply = g:ply() + 1 }
+    local limit = clk.time or math.huge
+    if left[side] and left[side] < limit then limit = left[side] end
+    local grace = clk.grace or (limit < math.huge and 0.01 + 0.05 * limit or 0)
+    local view = b.ugi and g or g:clone() -- a process player only reads the moves
+    local clk_arg = { time = limit, game_time = left[side], increment = clk.increment,
+                      opponent_time = left[OTHER[side]], ply = g:ply() + 1, grace = grace }
     local t0 = clock()
-    local results = table.pack(timed_call(c, not b.untimed and limit + grace or nil, b.choose, b, view, clk))
+    local ok, answer, info
+    if b.builtin or b.ugi or b.untimed or limit == math.huge then
+      ok, answer, info = pcall(b.choose, b, view, clk_arg)
+    else
+      ok, answer, info = hooked_call(clock, t0 + limit + grace, b.choose, b, view, clk_arg)
+    end
     local elapsed = clock() - t0
-    if not b.untimed then used[side] = used[side] + elapsed end
-    local ok, answer, info = results[1], results[2], results[3]
+    if not b.untimed then st.used[side] = st.used[side] + elapsed end
     if not ok then
-      if is_interrupt(answer, info) then error("interrupted!", 0) end
-      local msg, kind = failure(answer, info)
-      if kind == "time" then
-        lose(side, "time forfeit", string.format("%s: %s", side, msg))
-      else
-        lose(side, "error", msg)
-      end
+      if is_interrupt(answer) then error(answer, 0) end
+      local kind, msg = failure(answer)
+      lose(side, TERMINATION[kind] or "error", msg)
       break
     end
     if not b.untimed and elapsed > limit + grace then
-      lose(side, "time forfeit", string.format("%s took %.3f s for a move (limit %.3f s)", side, elapsed, limit))
+      lose(side, "time forfeit", string.format("took %.3f s for a move (limit %.3f s)", elapsed, limit))
       break
     end
+    if left[side] then left[side] = left[side] - (b.untimed and 0 or elapsed) + (clk.increment or 0) end
     if type(answer) == "table" and rawget(answer, "move") ~= nil then
       info = answer
       answer = rawget(answer, "move")
     end
-    if answer == "resign" then
-      lose(side, "resignation", side .. " resigned")
-      break
-    end
-    if type(answer) == "string" and #answer > 200 then
-      lose(side, "bad answer", string.format("choose returned a string of %d bytes, not a move", #answer))
-      break
-    end
+    if answer == "resign" then lose(side, "resignation", "resigned"); break end
     if type(answer) ~= "string" then
-      lose(side, "bad answer", string.format("choose returned %s instead of a move string",
+      lose(side, "bad answer", string.format("answered %s instead of a move string",
         answer == nil and "nil" or ("a " .. type(answer))))
+      break
+    end
+    if #answer > 200 then
+      lose(side, "bad answer", string.format("answered a string of %d bytes, not a move", #answer))
       break
     end
     local move, why = g:legal(answer)
@@ -269,46 +293,115 @@ function M.play(black, white, opts)
     if comments then record.comments[n] = move_comment(elapsed, info) end
     if opts.on_move then opts.on_move(record, move) end
   end
+  st.left = left
+end
 
-  if not winner then
-    winner = g:winner()
-    termination = "normal"
-    reason = OTHER[winner] .. " has no legal move"
+-- After a normal end: each player in its own process must agree the game is over and who won;
+-- a winner that claims otherwise (or fails to answer) loses by it.
+local function check_claims(st)
+  local g = st.game
+  local winner = g:winner()
+  local want = winner == "black" and "p1win" or "p2win"
+  for _, side in ipairs { winner, OTHER[winner] } do
+    local b = st.bots[side]
+    if b.claim then
+      local ok, over, result = pcall(b.claim, b, g)
+      local what
+      if not ok then
+        if is_interrupt(over) then error(over, 0) end
+        local _, msg = failure(over)
+        what = "no answer to the final queries: " .. msg
+      elseif not over or result ~= want then
+        what = string.format("claimed gameover %s, result %s; the referee says gameover true, result %s",
+          tostring(over), tostring(result), want)
+      end
+      if what then
+        st.termination = "false claim"
+        st.reason = string.format("%s (%s): %s", side, st.names[side], what)
+        if side == winner then st.loser = side end
+        return
+      end
+    end
   end
+end
+
+--- play(black, white, opts) -> record
+-- Plays one game. 'black' and 'white' are bots or bot specs (anything konane.bot accepts).
+-- opts (all optional): variant, rows, cols, fen (start position), opening (list or string of
+-- moves played first, part of the record), time (seconds per move), tc ("BASE+INC": a chess
+-- clock, or game_time and increment), grace (extra seconds tolerated past a limit; default
+-- 10 ms + 5% of it), seed (each player gets its own seed from it in new_game), tags (extra PGN
+-- tags), event, comments (false: no per-move comments), on_move(record, move) after every move,
+-- pgn (a path to append the record to, or an open file to write it to).
+-- Raises on bad options (an unknown bot, an illegal opening, a bad position): those are the
+-- caller's mistakes, not a player's. The record is described in docs/bots.md.
+function M.play(black, white, opts)
+  opts = opts or {}
+  if type(opts) ~= "table" then
+    error("bad argument #3 to 'play' (options table expected, got " .. type(opts) .. ")", 2)
+  end
+  local clk = check_options(opts)
+  local bots = make_players(black, white)
+  local g, record = setup(opts)
+  local st = { game = g, record = record, bots = bots, clk = clk, used = { black = 0, white = 0 },
+               names = { black = tostring(bots.black.name), white = tostring(bots.white.name) } }
+  local ok, err = pcall(run_game, st, opts)
+  if ok and not st.loser then
+    st.termination, st.reason = "normal", nil
+    ok, err = pcall(check_claims, st)
+  end
+  if not ok then
+    -- an interrupt (or a bug): stop the players that may be half-way through a move
+    for _, side in ipairs { "black", "white" } do
+      if bots[side].close then pcall(bots[side].close, bots[side]) end
+    end
+    error(err, 0)
+  end
+
+  local winner = st.loser and OTHER[st.loser] or g:winner()
+  record.black, record.white = st.names.black, st.names.white
   record.winner = winner
   record.result = pgn.winner_result[winner]
-  record.termination = termination
-  record.reason = reason
-  tags.Black, tags.White = names.black, names.white
+  record.termination = st.termination
+  record.forfeit = st.loser and st.termination ~= "normal" and st.loser or nil
+  record.reason = st.reason or (OTHER[winner] .. " has no legal move")
+  record.times = st.used
+  record.clock = st.left.black and { black = st.left.black, white = st.left.white } or nil
+  local tags = record.tags
+  tags.Event = opts.event or "konane game"
+  tags.Date = os.date("!%Y.%m.%d")
+  for k, v in pairs(opts.tags or {}) do tags[k] = tostring(v) end
+  tags.Black, tags.White = record.black, record.white
   tags.Result = record.result
-  tags.Variant = variant
-  tags.Board = string.format("%dx%d", rows, cols)
+  tags.Variant = record.variant
+  tags.Board = string.format("%dx%d", record.rows, record.cols)
   tags.FEN = record.fen
-  tags.Termination = termination
-  tags.Reason = reason
-  record.times = used
+  tags.Termination = record.termination
+  tags.Reason = record.reason
+  if clk.game_time then
+    tags.TimeControl = string.format("%g+%g", clk.game_time, clk.increment or 0)
+  end
 
-  -- done for both bots: errors here change nothing any more
+  -- done for both players: errors here change nothing any more
   for _, side in ipairs { "black", "white" } do
     local b = bots[side]
     if b.done then
       local result = { side = side, winner = winner, won = winner == side, result = record.result,
-                       termination = termination, reason = reason, record = record }
-      local ok, err, kind = timed_call(c, not b.untimed and opts.time and opts.time * 10 or nil, b.done, b, result)
-      if not ok and is_interrupt(err, kind) then error("interrupted!", 0) end
+                       termination = record.termination, reason = record.reason, record = record }
+      local okd, e = pcall(b.done, b, result)
+      if not okd and is_interrupt(e) then error(e, 0) end
     end
   end
 
-  -- opts.pgn: append the record to that file (a path) or write it to that open file
   if opts.pgn then
-    local ok, err
+    local okw, werr
     if type(opts.pgn) == "string" then
-      ok, err = pgn.write_file(opts.pgn, record, "a")
+      okw, werr = pgn.write_file(opts.pgn, record, "a")
     else
-      ok, err = pcall(function() opts.pgn:write(pgn.write(record)) end)
+      okw, werr = pcall(function() return assert(opts.pgn:write(pgn.write(record))) end)
     end
-    if not ok then
-      record.write_error = tostring(err)
+    if not okw then
+      record.write_error = tostring(werr)
       io.stderr:write("konane.play: cannot write the record: " .. record.write_error .. "\n")
     end
   end

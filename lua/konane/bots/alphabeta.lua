@@ -131,20 +131,26 @@ function M.new(opts)
   local ok_k, konane = pcall(require, "konane")
   local table_ = ok_k and konane.hashtable and konane.hashtable(opts.hash_mb or 16) or nil
 
+  -- clock (konane.play, or a UGI go): time left, and from UGI also depth, nodes, infinite, an
+  -- info function for each finished iteration and a stop function polled during the search
   function self.choose(_, game, clock)
-    local game_time = clock and clock.game_time
-    if game_time == math.huge then game_time = nil end
-    local want = opts.time or ((opts.depth or opts.nodes or game_time) and nil or 1.0)
+    clock = clock or {}
+    local depth, nodes = clock.depth or opts.depth, clock.nodes or opts.nodes
+    local game_time = clock.game_time
+    if game_time == math.huge or clock.infinite then game_time = nil end
+    local want = opts.time or ((depth or nodes or game_time) and nil or 1.0)
+    if clock.depth or clock.nodes then want = nil end
+    if clock.infinite then want = 1e6 end
     local time = bot_util.budget(game_time and { time = clock.time } or clock, want)
     local r
     if game.search then
-      r = game:search { depth = opts.depth, time = time, nodes = opts.nodes, table = table_,
+      r = game:search { depth = depth, time = time, nodes = nodes, table = table_,
                         game_time = game_time and math.max(game_time - 0.005, 0),
                         increment = game_time and clock.increment or nil,
                         threads = opts.threads, experiment = opts.experiment,
-                        eval = opts.eval, weights = weights }
+                        eval = opts.eval, weights = weights, info = clock.info, stop = clock.stop }
     else
-      r = M.lua_search(game, { depth = opts.depth, time = time, eval = opts.eval })
+      r = M.lua_search(game, { depth = depth, time = time, eval = opts.eval })
     end
     return r.move, { score = r.score, depth = r.depth, nodes = r.nodes }
   end

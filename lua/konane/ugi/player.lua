@@ -1,0 +1,418 @@
+-- konane.ugi.player: a player in another process, spoken to in UGI over pipes (the referee's side).
+--
+-- An external engine (`ugi:CMD`, konane.bot{ugi = {...}}) and a bot file (run as
+-- `konane --ugi FILE` in a process of its own) are both players of this kind. The referee
+-- (konane.play) asks them for moves through the bot interface (new_game, choose, done, plus
+-- claim for the result check) and checks everything they answer itself.
+--
+-- Each engine process is started with OS limits (konane.core.spawn: address space from the
+-- memory budget, CPU time, its own process group, no descriptors but its pipes, stderr to
+-- /dev/null or a capped log) and kept alive from one game to the next in a pool; an engine that
+-- fails (crash, hang, nonsense) is killed, its group with it, and the next game starts a new one.
+-- Every read has a deadline: a move's is the referee's time for it plus a grace.
+
+local M = {}
+
+-- Idle engine processes by their key (command, limits, options), reused for the next game.
+local pool = {}
+
+M.defaults = {
+  startup = 10,               -- seconds for the handshake (ugi ... ugiok, isready ... readyok)
+  time = 10,                  -- seconds per move when the game has no time limit
+  query = 5,                  -- seconds for a query answer
+  memory = 256 * 1024 * 1024, -- bytes of address space for a bot file's process
+  cpu = 3600,                 -- CPU seconds of one process (it is restarted after that)
+  grace = 0.05,               -- seconds tolerated past a deadline before the kill
+  max_output = 1 << 20,       -- bytes of other output tolerated while waiting for one answer
+}
+
+local MAX_LINE = 65536
+
+local function core()
+  return require("konane").core
+end
+
+-- A player failure: kind is "time", "crash", "handshake", "malformed" or "error".
+local ERR_MT = { __tostring = function(e) return e.message end }
+local function fail(kind, message)
+  error(setmetatable({ kind = kind, message = message }, ERR_MT), 0)
+end
+M.is_failure = function(e) return getmetatable(e) == ERR_MT end
+--- failure(kind, message) -> a failure object (what a player's calls raise)
+M.failure = function(kind, message) return setmetatable({ kind = kind, message = message }, ERR_MT) end
+
+-- ---------------------------------------------------------------------------------------------
+-- One engine process
+
+local Conn = {}
+Conn.__index = Conn
+
+local function shown(s)
+  s = tostring(s):gsub("[%c]", " ")
+  if #s > 80 then s = s:sub(1, 80) .. "..." end
+  return s
+end
+
+-- Kills the engine's process group and forgets the process.
+function Conn:kill()
+  if self.proc then
+    self.proc:kill()
+    self.proc:close()
+    self.proc = nil
+  end
+  self.dead = true
+end
+
+-- How the process ended, for a message ("exited with status 1", "killed by signal 9").
+function Conn:exit_text()
+  local p = self.proc
+  if not p then return "gone" end
+  local how, code
+  for _ = 1, 20 do
+    how, code = p:wait()
+    if how then break end
+    core().poll({}, 0.005)
+  end
+  if how == "exit" then return "exited with status " .. code end
+  if how == "signal" then
+    local names = { [9] = "SIGKILL", [11] = "SIGSEGV", [6] = "SIGABRT", [24] = "SIGXCPU", [15] = "SIGTERM" }
+    return "killed by signal " .. code .. (names[code] and " (" .. names[code] .. ")" or "")
+  end
+  return "closed its output"
+end
+
+function Conn:send(text)
+  if self.dead then fail("crash", "the engine is not running") end
+  local ok, err = self.proc:write(text)
+  if not ok then
+    local how = self:exit_text()
+    self:kill()
+    fail("crash", "the engine " .. how .. " (" .. tostring(err) .. ")")
+  end
+end
+
+-- The next line before 'deadline' (seconds on core.clock), or a failure: 'what' says what was
+-- awaited, for the messages.
+function Conn:line(deadline, what)
+  local c = core()
+  while true do
+    local a = self.buf:find("\n", self.scan, true)
+    if a then
+      local line = self.buf:sub(self.start, a - 1)
+      self.start, self.scan = a + 1, a + 1
+      if self.start > 4096 then
+        self.buf = self.buf:sub(self.start)
+        self.start, self.scan = 1, 1
+      end
+      self.seen = self.seen + #line + 1
+      if self.seen > M.defaults.max_output then
+        self:kill()
+        fail("malformed", string.format("more than %d bytes of output while waiting for %s",
+          M.defaults.max_output, what))
+      end
+      if line:byte(-1) == 13 then line = line:sub(1, -2) end
+      return line
+    end
+    self.scan = #self.buf + 1
+    if #self.buf - self.start > MAX_LINE then
+      self:kill()
+      fail("malformed", "a line longer than " .. MAX_LINE .. " bytes while waiting for " .. what)
+    end
+    local now = c.clock()
+    if now >= deadline then
+      self:kill()
+      fail("time", "no " .. what .. " within " .. string.format("%.3f", deadline - self.since) .. " s")
+    end
+    c.poll({ self.proc }, deadline - now)
+    local chunk = self.proc:read()
+    if chunk == nil then
+      local how = self:exit_text()
+      self:kill()
+      fail("crash", "the engine " .. how .. " while " .. what .. " was awaited" ..
+        (self.last_error and ("; it said: " .. self.last_error) or ""))
+    end
+    if chunk ~= "" then self.buf = self.buf .. chunk end
+  end
+end
+
+-- Starts waiting for an answer (resets the per-answer output count).
+function Conn:expect(seconds)
+  self.seen = 0
+  self.since = core().clock()
+  return self.since + seconds
+end
+
+-- Starts the engine and does the handshake. Returns the connection or raises a failure.
+local function start(def)
+  local c = core()
+  local proc, err = c.spawn(def.argv, { stdin = true, session = true, stderr = def.log or false,
+                                        memory = def.memory, cpu = def.cpu })
+  if not proc then fail("handshake", "cannot start the engine: " .. shown(err)) end
+  local conn = setmetatable({ proc = proc, buf = "", start = 1, scan = 1, seen = 0, key = def.key,
+                              options = {}, settings = {} }, Conn)
+  local ok, e = pcall(function()
+    conn:send("ugi\n")
+    local deadline = conn:expect(def.startup)
+    while true do
+      local line = conn:line(deadline, "ugiok")
+      if line == "ugiok" then break end
+      local name = line:match("^id name (.+)$")
+      if name then conn.id_name = name end
+      local opt = line:match("^option name (.-) type ")
+      if opt then conn.options[opt:lower()] = true end
+      local msg = line:match("^info string error: (.*)$")
+      if msg then conn.last_error = shown(msg) end
+    end
+    for k, v in pairs(def.options or {}) do
+      conn:send("setoption name " .. k .. " value " .. tostring(v) .. "\n")
+    end
+    conn:send("isready\n")
+    deadline = conn:expect(def.startup)
+    while true do
+      local line = conn:line(deadline, "readyok")
+      if line == "readyok" then break end
+      local msg = line:match("^info string error: (.*)$")
+      if msg then conn.last_error = shown(msg) end
+    end
+    if conn.last_error then fail("error", conn.last_error) end
+  end)
+  if not ok then
+    conn:kill()
+    if M.is_failure(e) then fail("handshake", "handshake failed: " .. e.message) end
+    error(e, 0)
+  end
+  return conn
+end
+
+-- An idle engine for 'def' from the pool, or a new one.
+local function acquire(def)
+  local idle = pool[def.key]
+  while idle and #idle > 0 do
+    local conn = table.remove(idle)
+    if conn.proc and not conn.proc:wait() then return conn end
+    conn:kill()
+  end
+  return start(def)
+end
+
+local function release(conn)
+  if conn.dead or not conn.proc then return end
+  local idle = pool[conn.key]
+  if not idle then idle = {}; pool[conn.key] = idle end
+  if #idle >= 16 then conn:kill(); return end
+  idle[#idle + 1] = conn
+end
+
+--- close_all()
+-- Stops every idle engine of the pool (they also stop when this process ends: their input
+-- closes).
+function M.close_all()
+  for key, idle in pairs(pool) do
+    for _, conn in ipairs(idle) do conn:kill() end
+    pool[key] = nil
+  end
+end
+
+-- ---------------------------------------------------------------------------------------------
+-- The player (a bot for konane.play)
+
+local function ms(seconds)
+  return string.format("%d", math.max(0, math.floor(seconds * 1000 + 0.5)))
+end
+
+-- The go line for 'clock' (seconds) and the side to move.
+local function go_line(clock, side, default_time)
+  local parts = { "go" }
+  if clock.game_time then
+    local mine, theirs = clock.game_time, clock.opponent_time or clock.game_time
+    local inc = clock.increment or 0
+    local p1, p2 = mine, theirs
+    if side == "white" then p1, p2 = theirs, mine end
+    parts[#parts + 1] = "p1time " .. ms(p1) .. " p2time " .. ms(p2) .. " p1inc " .. ms(inc) ..
+                        " p2inc " .. ms(inc)
+    if clock.time and clock.time < clock.game_time then
+      parts[#parts + 1] = "movetime " .. ms(clock.time)
+    end
+  else
+    local t = clock.time
+    if not t or t == math.huge then t = default_time end
+    parts[#parts + 1] = "movetime " .. ms(t)
+  end
+  return table.concat(parts, " ")
+end
+
+-- The info words of an info line as a comment table {depth=, score=, nodes=, ...}.
+local function info_table(line)
+  local t = {}
+  local words = {}
+  for w in line:gmatch("%S+") do words[#words + 1] = w end
+  local i = 2
+  while i <= #words do
+    local w = words[i]
+    if w == "score" and (words[i + 1] == "cp" or words[i + 1] == "mate") then
+      t[words[i + 1] == "cp" and "score" or "mate"] = math.tointeger(tonumber(words[i + 2]))
+      i = i + 3
+    elseif w == "pv" or w == "string" then
+      break
+    elseif (w == "depth" or w == "nodes" or w == "nps" or w == "time" or w == "seldepth")
+        and tonumber(words[i + 1]) then
+      t[w] = math.tointeger(tonumber(words[i + 1])) or tonumber(words[i + 1])
+      i = i + 2
+    else
+      i = i + 1
+    end
+  end
+  return next(t) and t or nil
+end
+
+--- new(def) -> bot
+-- A player for the engine of 'def': argv (the command, a list of strings), name, options
+-- (setoption NAME VALUE pairs sent after the handshake), memory (bytes of address space),
+-- cpu (CPU seconds per process), log (a file for its stderr, capped at 1 MB; default none),
+-- startup (handshake seconds), time (seconds per move when the game sets none), fallback_name
+-- (the name until the engine says its own: id name).
+function M.new(def)
+  local d = {}
+  for k, v in pairs(M.defaults) do d[k] = v end
+  for k, v in pairs(def) do d[k] = v end
+  if type(d.argv) ~= "table" or #d.argv == 0 then error("a UGI player needs a command", 2) end
+  local keyparts = { table.concat(d.argv, "\0"), tostring(d.memory), tostring(d.cpu), tostring(d.log) }
+  local opt_names = {}
+  for k in pairs(d.options or {}) do opt_names[#opt_names + 1] = tostring(k) end
+  table.sort(opt_names)
+  for _, k in ipairs(opt_names) do keyparts[#keyparts + 1] = k .. "=" .. tostring(d.options[k]) end
+  d.key = table.concat(keyparts, "\1")
+
+  local fallback = d.fallback_name or d.argv[#d.argv]
+  local self = { name = d.name or fallback, ugi = true, def = d }
+  local conn, start_cmd
+
+  local function ensure()
+    if conn and not conn.dead then return conn end
+    conn = acquire(d)
+    return conn
+  end
+
+  function self.new_game(_, info)
+    if conn and conn.dead then conn = nil end
+    ensure()
+    -- unnamed: the engine's own name (id name), unless someone renamed the player meanwhile
+    if self.name == fallback and conn.id_name then self.name = shown(conn.id_name) end
+    local want = { variant = info.variant, rows = info.rows, cols = info.cols, seed = info.seed }
+    local out = {}
+    for _, k in ipairs { "variant", "rows", "cols", "seed" } do
+      local v = want[k]
+      if v ~= nil and conn.settings[k] ~= v and (k ~= "seed" or conn.options.seed) then
+        out[#out + 1] = "setoption name " .. k .. " value " .. tostring(v) .. "\n"
+        conn.settings[k] = v
+      end
+    end
+    start_cmd = info.custom_start and ("position fen " .. info.start_fen) or "position startpos"
+    out[#out + 1] = "uginewgame\nisready\n"
+    local ok, e = pcall(function()
+      conn:send(table.concat(out))
+      local deadline = conn:expect(d.startup)
+      while conn:line(deadline, "readyok") ~= "readyok" do end
+    end)
+    if not ok then
+      if M.is_failure(e) and e.kind ~= "crash" then e.kind = "handshake" end
+      error(e, 0)
+    end
+  end
+
+  local function position(game)
+    local moves = game:history()
+    if #moves == 0 then return start_cmd .. "\n" end
+    return start_cmd .. " moves " .. table.concat(moves, " ") .. "\n"
+  end
+
+  function self.choose(_, game, clock)
+    clock = clock or {}
+    local c = ensure()
+    if not start_cmd then start_cmd = "position startpos" end
+    c.last_error = nil
+    c:send(position(game) .. go_line(clock, game:turn(), d.time) .. "\n")
+    local limit = clock.time
+    if clock.game_time and (not limit or clock.game_time < limit) then limit = clock.game_time end
+    if not limit or limit == math.huge then limit = d.time end
+    local deadline = c:expect(limit + (clock.grace or d.grace))
+    local info
+    while true do
+      local line = c:line(deadline, "bestmove")
+      local w1, w2, rest = line:match("^(%S+)%s*(%S*)%s*(.-)%s*$")
+      if w1 == "bestmove" then
+        if w2 == "" or (rest ~= "" and not rest:match("^ponder %S+$")) then
+          c:kill()
+          fail("malformed", "malformed bestmove line '" .. shown(line) .. "'")
+        end
+        if (w2 == "0000" or w2 == "(none)") and c.last_error then
+          local bad = c.last_error:match("^bad answer: (.*)$")
+          if bad then fail("bad", bad) end
+          fail("error", c.last_error)
+        end
+        return w2, info
+      elseif w1 == "info" then
+        local msg = line:match("^info string error: (.*)$")
+        if msg then c.last_error = shown(msg)
+        elseif w2 ~= "string" then info = info_table(line) or info end
+      end
+    end
+  end
+
+  --- claim(game) -> gameover (boolean), result ("p1win", "p2win", "draw", "none")
+  -- What the engine says about the final position of 'game'.
+  function self.claim(_, game)
+    local c = ensure()
+    c:send(position(game) .. "query gameover\nquery result\n")
+    local deadline = c:expect(d.query)
+    local answers = {}
+    while #answers < 2 do
+      local line = c:line(deadline, "a query response")
+      local r = line:match("^response (%S+)$")
+      if r then answers[#answers + 1] = r
+      elseif line:match("^response") then
+        c:kill()
+        fail("malformed", "malformed response '" .. shown(line) .. "'")
+      end
+    end
+    return answers[1] == "true", answers[2]
+  end
+
+  function self.done()
+    if conn then
+      local cn = conn
+      conn = nil
+      release(cn)
+    end
+  end
+
+  --- close(): stops this player's engine (when it is not back in the pool).
+  function self.close()
+    if conn then conn:kill(); conn = nil end
+  end
+
+  return self
+end
+
+--- command(text) -> argv
+-- Splits a command line ("python3 my bot.py" -> {"python3", "my", "bot.py"}); double or single
+-- quotes keep spaces inside one argument.
+function M.command(text)
+  local argv, cur, quote, have = {}, {}, nil, false
+  for ch in text:gmatch(".") do
+    if quote then
+      if ch == quote then quote = nil else cur[#cur + 1] = ch end
+    elseif ch == '"' or ch == "'" then
+      quote, have = ch, true
+    elseif ch:match("%s") then
+      if have or #cur > 0 then argv[#argv + 1] = table.concat(cur); cur, have = {}, false end
+    else
+      cur[#cur + 1] = ch
+    end
+  end
+  if quote then error("unbalanced quote in the command '" .. text .. "'", 2) end
+  if have or #cur > 0 then argv[#argv + 1] = table.concat(cur) end
+  return argv
+end
+
+return M
