@@ -16,6 +16,9 @@
 local konane = require("konane")
 local bot_mod = require("konane.bot")
 
+-- Taken before a bot file runs, so what the bot does to the konane table spoils no position.
+local konane_new, konane_variant = konane.new, konane.variant
+
 local M = {}
 
 local Server = {}
@@ -149,7 +152,7 @@ end
 -- The start game for the current variant/rows/cols settings.
 function Server:start_game(fen)
   local rows, cols = self.settings.rows, self.settings.cols
-  return konane.new { variant = self.settings.variant, rows = fen == nil and rows or nil,
+  return konane_new { variant = self.settings.variant, rows = fen == nil and rows or nil,
                       cols = fen == nil and (cols or rows) or nil, fen = fen }
 end
 
@@ -391,7 +394,7 @@ function Server:setoption(line)
   local v = option_value(value)
   if key == "variant" then
     if v ~= nil then
-      local ok, res = pcall(konane.variant, tostring(v))
+      local ok, res = pcall(konane_variant, tostring(v))
       if not ok then return self:error("setoption variant: " .. clean(res)) end
     end
   elseif key == "rows" or key == "cols" then

@@ -1,0 +1,185 @@
+-- Players in processes of their own: bot files and external UGI engines, hostile ones included.
+-- Whatever they do, the referee's game, the other player and the record survive, and the
+-- player that failed loses with the reason recorded.
+local konane = require "konane"
+
+local T = {}
+
+local F = "tests/lua/fixtures/"
+local ENGINE = "ugi:sh " .. F .. "ugi_engine.sh "
+
+-- Checks that 'rec' is a whole record that replays, and that konane still works.
+local function whole(rec)
+  assert(rec.winner and rec.result and rec.termination, "incomplete record")
+  local g = konane.pgn.replay(rec)
+  assert(g:ply() == #rec.moves)
+  assert(#konane.new():moves() == 4)
+  return rec
+end
+
+local function loses(rec, side, termination, reason)
+  whole(rec)
+  local other = side == "black" and "white" or "black"
+  assert(rec.winner == other, side .. " should have lost: " .. tostring(rec.reason))
+  assert(rec.forfeit == side, "forfeit " .. tostring(rec.forfeit))
+  assert(rec.termination == termination, "termination " .. tostring(rec.termination) .. ": " .. tostring(rec.reason))
+  assert(rec.reason:find("^" .. side .. " %("), rec.reason)
+  if reason then assert(rec.reason:find(reason, 1, true), "reason '" .. rec.reason .. "' should say '" .. reason .. "'") end
+  assert(not rec.reason:find("/work/", 1, true) and not rec.reason:find("%.lua:%d+:"), "a host path in " .. rec.reason)
+end
+
+T["a bot file plays whole games in its own process, named by its file"] = function()
+  local rec = whole(konane.play(F .. "ugi_lockdown.lua", "random", { rows = 6, cols = 6, seed = 1, time = 2 }))
+  assert(rec.termination == "normal", rec.reason)
+  assert(rec.black == "locked" and rec.tags.Black == "locked")
+  assert(rec.comments[1]:find("checked=0", 1, true) or rec.comments[1], rec.comments[1])
+end
+
+T["a hostile bot cannot plant positions in the referee's prototype cache"] = function()
+  local before = konane.play("random:seed=5", "random:seed=6", { rows = 6, cols = 6, seed = 9 })
+  -- what the planter did to its own process only spoils its own answers
+  local rec = whole(konane.play(F .. "ugi_plant_cache.lua", "greedy", { rows = 6, cols = 6, seed = 2, time = 2 }))
+  assert(rec.black == "planter" and rec.moves[1] ~= "a1", rec.reason)
+  -- the referee's start positions and later games are untouched
+  assert(konane.new():fen() == "xoxoxoxo/oxoxoxox/xoxoxoxo/oxoxoxox/xoxoxoxo/oxoxoxox/xoxoxoxo/oxoxoxox b")
+  assert(konane.new { rows = 6, cols = 6 }:fen() == "xoxoxo/oxoxox/xoxoxo/oxoxox/xoxoxo/oxoxox b")
+  local after = konane.play("random:seed=5", "random:seed=6", { rows = 6, cols = 6, seed = 9 })
+  assert(table.concat(after.moves, " ") == table.concat(before.moves, " "))
+end
+
+T["the prototype cache cannot be forged with a variant's text in this process either"] = function()
+  local bk = konane.variant("brainking")
+  local evil = setmetatable({ name = "evil", start = function() return "xoxoxo/oxoxox/xoxoxo/oxoxox/xoxoxo/oxoxo. b" end },
+    { __tostring = function() return tostring(bk) end })
+  pcall(konane.new, { variant = evil, rows = 6, cols = 6 })
+  assert(konane.new { rows = 6, cols = 6 }:fen() == "xoxoxo/oxoxox/xoxoxo/oxoxox/xoxoxo/oxoxox b")
+end
+
+T["a catastrophic pattern match loses on time and the game goes on"] = function()
+  local rec = konane.play(F .. "ugi_catastrophic.lua", "random", { rows = 6, cols = 6, seed = 1, time = 0.5 })
+  loses(rec, "black", "time forfeit", "no bestmove")
+  assert(#rec.moves == 2, #rec.moves)
+  -- the next game with the same bot file gets a fresh process
+  rec = konane.play("random", F .. "ugi_catastrophic.lua", { rows = 6, cols = 6, seed = 1, time = 0.5 })
+  loses(rec, "white", "time forfeit")
+end
+
+T["memory bombs fail inside their own address-space limit"] = function()
+  for _, mode in ipairs { "hash", "table", "string" } do
+    local b = konane.bot(F .. "ugi_memory.lua:mode=" .. mode, { memory = 64 * 1024 * 1024 })
+    local rec = konane.play(b, "random", { rows = 6, cols = 6, seed = 1, time = 2 })
+    whole(rec)
+    assert(rec.winner == "white" and rec.forfeit == "black", mode .. ": " .. tostring(rec.reason))
+    if mode ~= "table" then
+      assert(rec.termination == "error" and rec.reason:find("memory"), mode .. ": " .. rec.reason)
+    end
+  end
+end
+
+T["each player draws from its own generator: a bot reseeding math.random changes no other game"] = function()
+  local function game()
+    return table.concat(konane.play("random", "random", { rows = 6, cols = 6, seed = 11 }).moves, " ")
+  end
+  local alone = game()
+  math.randomseed(123)
+  whole(konane.play(F .. "ugi_random_abuse.lua", "random", { rows = 6, cols = 6, seed = 11, time = 2 }))
+  assert(game() == alone)
+  -- and the referee's own math.random was never touched by the bot
+  math.randomseed(5)
+  local a = math.random(1000000)
+  math.randomseed(5)
+  whole(konane.play(F .. "ugi_random_abuse.lua", "random", { rows = 6, cols = 6, seed = 3, time = 2 }))
+  assert(math.random(1000000) ~= nil and a == (function() math.randomseed(5) return math.random(1000000) end)())
+end
+
+T["an engine that crashes, hangs, floods its output or answers nonsense loses with the reason"] = function()
+  local cases = {
+    { "crash", "crash", "exited with status 3" },
+    { "hang", "time forfeit", "no bestmove within" },
+    { "garbage", "malformed output", "bytes of output" },
+    { "illegal", "illegal move", "z9" },
+    { "badline", "malformed output", "malformed bestmove" },
+  }
+  for _, c in ipairs(cases) do
+    local rec = konane.play(ENGINE .. c[1], "random", { rows = 6, cols = 6, seed = 1, time = 0.3 })
+    loses(rec, "black", c[2], c[3])
+    assert(#rec.moves == 0)
+    rec = konane.play("random", ENGINE .. c[1], { rows = 6, cols = 6, seed = 1, time = 0.3, opening = "c4 c3" })
+    loses(rec, "white", c[2], c[3])
+    assert(rec.opening[1] == "c4" and #rec.moves == 3, "the opening and the moves are in the record")
+  end
+end
+
+T["an engine that never finishes the handshake loses by handshake failure"] = function()
+  local b = konane.bot(ENGINE .. "silent", { startup = 0.3 })
+  local rec = konane.play(b, "random", { rows = 6, cols = 6, seed = 1 })
+  loses(rec, "black", "handshake failure", "ugiok")
+  rec = konane.play("ugi:/nonexistent/engine", "random", { rows = 6, cols = 6 })
+  loses(rec, "black", "handshake failure", "cannot")
+end
+
+T["an engine claiming a false result at the end loses by false claim"] = function()
+  local liar = { ugi = { "python3", F .. "ugi_liar.py" }, name = "liar", options = { strategy = "greedy" } }
+  local rec = konane.play(liar, "random", { rows = 6, cols = 6, seed = 4, time = 2 })
+  whole(rec)
+  assert(rec.termination == "false claim", rec.termination .. ": " .. tostring(rec.reason))
+  assert(rec.reason:find("liar", 1, true) and rec.reason:find("claimed", 1, true), rec.reason)
+  -- the honest example agrees with the referee
+  rec = konane.play({ ugi = "python3 examples/ugi/konane_bot.py", name = "py" }, "random",
+    { rows = 6, cols = 6, seed = 4, time = 2 })
+  assert(rec.termination == "normal", rec.reason)
+end
+
+T["a dead or hung engine is restarted for the next game"] = function()
+  -- the hang engine is killed at its deadline; the same spec then plays a normal game of the
+  -- Python example: processes are not shared across specs, and a failed one is never reused
+  for _ = 1, 2 do
+    local rec = konane.play(ENGINE .. "hang", "random", { rows = 6, cols = 6, time = 0.2 })
+    loses(rec, "black", "time forfeit")
+  end
+  local py = "ugi:python3 examples/ugi/konane_bot.py"
+  for seed = 1, 3 do
+    local rec = konane.play(py, "random", { rows = 6, cols = 6, seed = seed, time = 2 })
+    assert(rec.termination == "normal", rec.reason)
+  end
+end
+
+T["a chess clock: the game time runs down, increments are added, and running out loses"] = function()
+  local rec = whole(konane.play("alphabeta", "ugi:python3 examples/ugi/konane_bot.py",
+    { rows = 6, cols = 6, seed = 1, tc = "3+0.05" }))
+  assert(rec.termination == "normal", rec.reason)
+  assert(rec.tags.TimeControl == "3+0.05")
+  assert(rec.clock.black < 3 + 0.05 * #rec.moves and rec.clock.white > 0)
+  local slow = { name = "slow", choose = function(_, g, clock)
+    assert(clock.game_time and clock.increment == 0)
+    local t = konane.core.clock()
+    while konane.core.clock() - t < 0.05 do end
+    return g:moves()[1]
+  end }
+  rec = konane.play(slow, "random", { tc = "0.12", seed = 1 })
+  loses(rec, "black", "time forfeit")
+  local ok, err = pcall(konane.play, "random", "random", { tc = "fast" })
+  assert(not ok and err:find("time control"), err)
+end
+
+T["move comments are capped"] = function()
+  local chatty = { name = "chatty", choose = function(_, g) return g:moves()[1], string.rep(" ", 40000) .. "x" end }
+  local rec = konane.play(chatty, "random", { rows = 4, cols = 4, seed = 1 })
+  assert(#rec.comments[1] <= require("konane.play").COMMENT_MAX, #rec.comments[1])
+end
+
+T["konane.bot accepts ugi:CMD and {ugi = ...}, and rejects bad ones clearly"] = function()
+  local b = konane.bot("ugi:python3 examples/ugi/konane_bot.py")
+  assert(b.ugi and b.name == "ugi:python3 examples/ugi/konane_bot.py")
+  b = konane.bot { ugi = { "python3", "examples/ugi/konane_bot.py" }, name = "py", options = { strategy = "random" } }
+  assert(b.name == "py")
+  for _, bad in ipairs { { "ugi:" }, { { ugi = {} } }, { { ugi = { 1 } } }, { { ugi = "x", colour = 1 } },
+                         { "random", { memroy = 1 } }, { "ugi:'x" } } do
+    local ok, err = pcall(konane.bot, table.unpack(bad))
+    assert(not ok and type(err) == "string", tostring(bad[1]))
+  end
+  local ok, err = pcall(konane.bot, "/nonexistent/bot.lua")
+  assert(not ok and err:find("cannot load bot"), err)
+end
+
+return T

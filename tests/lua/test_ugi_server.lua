@@ -1,0 +1,205 @@
+-- konane --ugi: the engine side of UGI, driven as scripted sessions over pipes.
+local konane = require "konane"
+local S = dofile("tests/lua/ugi_session.lua")
+
+local T = {}
+
+local function engine(spec)
+  return S.start(S.engine_argv(spec or "alphabeta:depth=2"))
+end
+
+T["the handshake names the engine and announces its options, then ugiok"] = function()
+  local e = engine("alphabeta")
+  e:send("ugi")
+  local got = e:upto("ugiok")
+  local text = table.concat(got, "\n")
+  assert(got[1] == "id name alphabeta", got[1])
+  assert(got[2]:match("^id author "), got[2])
+  for _, want in ipairs { "option name hash type spin", "option name variant type combo default brainking",
+                          "var free", "option name rows type spin", "option name cols type spin",
+                          "option name depth type string", "option name time type string" } do
+    assert(text:find(want, 1, true), "missing '" .. want .. "' in\n" .. text)
+  end
+  e:send("isready")
+  assert(e:line() == "readyok")
+  e:send("quit")
+  assert(e:wait_exit() == "exit")
+  e:close()
+end
+
+T["position then query answers whose turn it is, whether the game is over and its result"] = function()
+  local e = engine()
+  e:send("ugi")
+  e:upto("ugiok")
+  e:send("position startpos", "query p1turn", "query gameover", "query result")
+  assert(e:line() == "response true")
+  assert(e:line() == "response false")
+  assert(e:line() == "response none")
+  e:send("position startpos moves d5 d4", "query p1turn")
+  assert(e:line() == "response true")
+  e:send("position startpos moves d5", "query p1turn")
+  assert(e:line() == "response false")
+  -- a finished 4x4 game: Black to move without a move, White won
+  local g = konane.new { rows = 4, cols = 4 }
+  while not g:over() do g:play(g:moves()[1]) end
+  e:send("setoption name rows value 4", "setoption name cols value 4",
+         "position startpos moves " .. table.concat(g:history(), " "),
+         "query gameover", "query result", "query p1turn")
+  assert(e:line() == "response true")
+  assert(e:line() == (g:winner() == "black" and "response p1win" or "response p2win"))
+  assert(e:line() == (g:turn() == "black" and "response true" or "response false"))
+  -- the same position as text
+  e:send("position fen " .. g:fen(), "query gameover")
+  assert(e:line() == "response true")
+  e:close()
+end
+
+T["go answers a legal move in canonical notation with info lines"] = function()
+  local e = engine()
+  e:send("ugi", "setoption name rows value 6", "setoption name cols value 6", "isready")
+  e:upto("readyok")
+  e:send("uginewgame", "position startpos moves C4", "go depth 3")
+  local move, got = e:bestmove()
+  local g = konane.new { rows = 6, cols = 6 }
+  g:play("c4")
+  assert(g:legal(move) == move, "not a canonical legal move: " .. tostring(move))
+  assert(got[#got - 1]:match("^info depth %d+ score cp %-?%d+ nodes %d+ nps %d+ time %d+ pv "), got[#got - 1])
+  -- a clock
+  e:send("position startpos", "go p1time 1000 p2time 1000 p1inc 10 p2inc 10")
+  move = e:bestmove()
+  assert(konane.new { rows = 6, cols = 6 }:legal(move) == move)
+  e:send("go movetime 20")
+  assert(e:bestmove())
+  e:send("go nodes 50")
+  assert(e:bestmove())
+  e:close()
+end
+
+T["malformed and illegal commands get an error line and the engine keeps going"] = function()
+  local e = engine()
+  e:send("ugi")
+  e:upto("ugiok")
+  local bad = { "bogus", "go depth x", "go sideways", "setoption name", "setoption name nosuch value 3",
+                "setoption name rows value 99", "query", "query weather", "position", "position middle",
+                "position fen", "position fen xoxo/oxoq b", "position startpos moves", string.rep("z", 5000) }
+  for _, line in ipairs(bad) do
+    e:send(line)
+    if line:match("^go") then
+      local move, got = e:bestmove()
+      assert(move == "0000" and got[1]:match("^info string error: "), line .. ": " .. table.concat(got, " | "))
+    elseif line == "position startpos moves" then
+      e:send("query p1turn")
+      assert(e:line() == "response true", "an empty move list is the start position")
+    else
+      local l = e:line()
+      assert(l:match("^info string error: ") and #l < 400, line:sub(1, 40) .. " -> " .. l)
+    end
+  end
+  e:send("isready")
+  assert(e:line() == "readyok")
+  e:close()
+end
+
+T["after a bad position, go and query answer an error, never the old position's move"] = function()
+  local e = engine()
+  e:send("ugi")
+  e:upto("ugiok")
+  e:send("position startpos moves d5 d4", "go depth 1")
+  assert(e:bestmove() ~= "0000")
+  e:send("position startpos moves d5 zz", "go depth 1")
+  local move, got = e:bestmove()
+  assert(move == "0000", "a move from the stale position: " .. tostring(move))
+  assert(table.concat(got, "\n"):find("move 2 'zz' is illegal", 1, true), table.concat(got, "\n"))
+  e:send("query p1turn")
+  assert(e:line():match("^info string error: query p1turn: no valid position"))
+  e:send("position startpos moves d5 a1", "go depth 1")  -- a1 is not next to the hole
+  assert(e:bestmove() == "0000")
+  e:send("position startpos moves d5 d4", "go depth 1")
+  assert(e:bestmove() ~= "0000")
+  e:close()
+end
+
+T["stop during go infinite answers promptly with a move, and isready is answered during it"] = function()
+  local e = engine("alphabeta")
+  e:send("ugi")
+  e:upto("ugiok")
+  e:send("position startpos", "go infinite")
+  -- the search is running (its first iterations are reported) ...
+  assert(e:line():match("^info depth 1 "))
+  e:send("isready")
+  local before = e:upto("readyok")
+  for _, l in ipairs(before) do assert(not l:match("^bestmove"), "bestmove before stop") end
+  e:send("stop")
+  local move, got = e:bestmove()
+  for i = 1, #got - 1 do assert(not got[i]:match("^bestmove"), "two bestmoves") end
+  assert(konane.new():legal(move) == move, tostring(move))
+  -- and it goes on serving
+  e:send("position startpos moves " .. move, "query p1turn")
+  assert(e:line() == "response false")
+  e:send("quit")
+  assert(e:wait_exit() == "exit")
+  e:close()
+end
+
+T["quit during a search ends the engine"] = function()
+  local e = engine("mcts")
+  e:send("ugi")
+  e:upto("ugiok")
+  e:send("position startpos", "go infinite", "isready")
+  e:upto("readyok")
+  e:send("quit")
+  assert(e:wait_exit() == "exit")
+  e:close()
+end
+
+T["a bot file is served in a locked-down state: no io, os, package, debug or bytecode"] = function()
+  local e = engine("tests/lua/fixtures/ugi_lockdown.lua")
+  e:send("ugi")
+  local got = e:upto("ugiok")
+  assert(got[1] == "id name locked", got[1])
+  e:send("isready")
+  local lines = e:upto("readyok")
+  assert(#lines == 1, "the bot reported: " .. table.concat(lines, " | "))
+  e:send("position startpos", "go movetime 100")
+  local move = e:bestmove()
+  assert(move == konane.new():moves()[1], move)
+  e:close()
+end
+
+T["a bot file that fails to load reports it at isready and answers go with an error"] = function()
+  local path = os.tmpname() .. ".lua"
+  local f = assert(io.open(path, "w"))
+  f:write("error('broken on purpose')")
+  f:close()
+  local e = engine(path)
+  e:send("ugi")
+  e:upto("ugiok")
+  e:send("isready")
+  local l = e:line()
+  assert(l:match("^info string error: the bot cannot start: .*broken on purpose"), l)
+  assert(not l:find(path, 1, true), "the error shows the host's path: " .. l)
+  assert(e:line() == "readyok")
+  e:send("position startpos", "go depth 1")
+  assert(e:bestmove() == "0000")
+  e:close()
+  os.remove(path)
+end
+
+T["a stop in a bot written in Lua ends its search with a legal move"] = function()
+  local path = os.tmpname() .. ".lua"
+  local f = assert(io.open(path, "w"))
+  f:write("return { name = 'thinker', choose = function(_, g) local x = 0 while true do x = x + 1 end end }")
+  f:close()
+  local e = engine(path)
+  e:send("ugi")
+  e:upto("ugiok")
+  e:send("position startpos", "go infinite", "isready")
+  e:upto("readyok")
+  e:send("stop")
+  local move = e:bestmove()
+  assert(konane.new():legal(move) == move, move)
+  e:close()
+  os.remove(path)
+end
+
+return T
