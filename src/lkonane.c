@@ -632,7 +632,6 @@ int luaopen_konane_core(lua_State *L) {
   /* stack: meta, methods */
   luaL_newlib(L, module_funcs);
   luaL_setfuncs(L, lk_proc_funcs, 0);
-  luaL_setfuncs(L, lk_sandbox_funcs, 0);
   lk_engine_open(L);
   luaL_setfuncs(L, lk_cgt_funcs, 0);
   lua_insert(L, -3); /* module, meta, methods */

@@ -74,8 +74,9 @@ lua_Integer lk_opt_integer(lua_State *L, int idx, const char *k,
 ** Everything a long call polls: the host's interrupt flag (registry
 ** "konane.interrupt", a light userdata to a volatile sig_atomic_t) and a
 ** deadline (registry "konane.deadline", seconds on the clock() scale)
-** set by the bot sandbox. Filled once per call by lk_stop_init, then polled
-** through lk_stop without touching Lua.
+** set by the referee around a bot table's move, and the call's own stop
+** function (option 'stop'). Filled once per call by lk_stop_init and
+** lk_stop_option, then polled through lk_stop.
 */
 typedef struct lk_stop_ctx {
   volatile sig_atomic_t *flag;
@@ -115,7 +116,6 @@ double lk_now(void);
 extern const luaL_Reg lk_engine_methods[]; /* g:search, g:solve, g:mcts */
 void lk_engine_open(lua_State *L);         /* core.hashtable (module on top) */
 extern const luaL_Reg lk_proc_funcs[];     /* core.spawn, core.fsync, ... */
-extern const luaL_Reg lk_sandbox_funcs[];  /* core.sandbox_call, ... */
 extern const luaL_Reg lk_cgt_funcs[];      /* core.cgt_value, ... (lcgt.c) */
 extern const luaL_Reg lk_cgt_methods[];    /* g:regions */
 

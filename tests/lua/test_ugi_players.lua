@@ -93,18 +93,19 @@ T["each player draws from its own generator: a bot reseeding math.random changes
 end
 
 T["an engine that crashes, hangs, floods its output or answers nonsense loses with the reason"] = function()
+  -- (the flood gets a long time: its output cap, not the clock, must end it)
   local cases = {
-    { "crash", "crash", "exited with status 3" },
-    { "hang", "time forfeit", "no bestmove within" },
-    { "garbage", "malformed output", "bytes of output" },
-    { "illegal", "illegal move", "z9" },
-    { "badline", "malformed output", "malformed bestmove" },
+    { "crash", "crash", "exited with status 3", 0.3 },
+    { "hang", "time forfeit", "no bestmove within", 0.3 },
+    { "garbage", "malformed output", "bytes of output", 60 },
+    { "illegal", "illegal move", "z9", 0.3 },
+    { "badline", "malformed output", "malformed bestmove", 0.3 },
   }
   for _, c in ipairs(cases) do
-    local rec = konane.play(ENGINE .. c[1], "random", { rows = 6, cols = 6, seed = 1, time = 0.3 })
+    local rec = konane.play(ENGINE .. c[1], "random", { rows = 6, cols = 6, seed = 1, time = c[4] })
     loses(rec, "black", c[2], c[3])
     assert(#rec.moves == 0)
-    rec = konane.play("random", ENGINE .. c[1], { rows = 6, cols = 6, seed = 1, time = 0.3, opening = "c4 c3" })
+    rec = konane.play("random", ENGINE .. c[1], { rows = 6, cols = 6, seed = 1, time = c[4], opening = "c4 c3" })
     loses(rec, "white", c[2], c[3])
     assert(rec.opening[1] == "c4" and #rec.moves == 3, "the opening and the moves are in the record")
   end

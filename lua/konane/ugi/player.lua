@@ -307,7 +307,7 @@ function M.new(def)
         conn.settings[k] = v
       end
     end
-    start_cmd = info.custom_start and ("position fen " .. info.start_fen) or "position startpos"
+    start_seen = nil
     out[#out + 1] = "uginewgame\nisready\n"
     local ok, e = pcall(function()
       conn:send(table.concat(out))
@@ -326,10 +326,23 @@ function M.new(def)
     return start_cmd .. " moves " .. table.concat(moves, " ") .. "\n"
   end
 
+  -- The start of 'game' as a position command: startpos for the start of its variant and size
+  -- (which the engine knows from its options), else its position text.
+  local start_seen
+  local function start_of(game)
+    local fen = game:start_fen()
+    if fen ~= start_seen then
+      local ok, plain = pcall(require("konane").new, { variant = game:variant(), rows = game:rows(),
+                                                       cols = game:cols() })
+      start_cmd = (ok and plain:start_fen() == fen) and "position startpos" or ("position fen " .. fen)
+      start_seen = fen
+    end
+  end
+
   function self.choose(_, game, clock)
     clock = clock or {}
     local c = ensure()
-    if not start_cmd then start_cmd = "position startpos" end
+    start_of(game)
     c.last_error = nil
     c:send(position(game) .. go_line(clock, game:turn(), d.time) .. "\n")
     local limit = clock.time
@@ -363,6 +376,7 @@ function M.new(def)
   -- What the engine says about the final position of 'game'.
   function self.claim(_, game)
     local c = ensure()
+    start_of(game)
     c:send(position(game) .. "query gameover\nquery result\n")
     local deadline = c:expect(d.query)
     local answers = {}

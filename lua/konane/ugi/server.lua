@@ -574,8 +574,7 @@ function M.lockdown()
     return copy
   end
   for _, k in ipairs { "spawn", "poll", "listdir", "fsync", "lock", "exe_path", "fd_read",
-                       "isatty", "term_columns", "sandbox_call", "sandbox_hook",
-                       "sandbox_tripped" } do
+                       "isatty", "term_columns" } do
     core[k] = nil
   end
   local raw_load = load

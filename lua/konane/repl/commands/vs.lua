@@ -94,8 +94,9 @@ The board is drawn with your side at the bottom (flip() turns it).]],
       if bot2 then
         -- Two bots play the game out.
         local bots = { [g:turn()] = bot, [other(g:turn())] = bot2 }
-        S.players[g] = { [g:turn()] = player(bot, spec), [other(g:turn())] = player(bot2, second) }
+        -- new_game first: a player in its own process learns its name in the handshake
         for side, b in pairs(bots) do new_game(b, side, g) end
+        S.players[g] = { [g:turn()] = player(bot, spec), [other(g:turn())] = player(bot2, second) }
         print(string.format("%s (%s) against %s (%s)", bot.name or "bot", side_name(g:turn()),
           bot2.name or "bot", side_name(other(g:turn()))))
         while not g:over() do
@@ -113,10 +114,11 @@ The board is drawn with your side at the bottom (flip() turns it).]],
       you = you or g:turn()
       S.opponent = { bot = bot, side = other(you), game = g,
         clock = o.tc ~= nil and clock.new(o.tc, S.now) or nil }
+      -- new_game first: a player in its own process learns its name in the handshake
+      new_game(bot, other(you), g)
       S.players[g] = { [you] = { name = os.getenv("USER") or "you" },
         [other(you)] = player(bot, spec == nil and S.default_bot or spec) }
       S.flip = you == "white"
-      new_game(bot, other(you), g)
       print(string.format("You play %s against %s%s. Type your moves (moves() lists them).",
         side_name(you), bot.name or "bot", o.tc ~= nil and (", clock " .. tostring(o.tc)) or ""))
       match.replies(g)
