@@ -5,8 +5,8 @@
 #   make test       every test (cmocka core tests + Lua tests); last line: N passed, N failed
 #   make asan       the same tests under AddressSanitizer + UBSan (build in build-asan/)
 #   make bench      speed figures (scripts/bench/*.lua)
-#   make install    PREFIX=/usr/local DESTDIR= (the tournament command goes to
-#                   PREFIX/share/konane/tournament.lua: konane PREFIX/share/konane/tournament.lua ...)
+#   make install    PREFIX=/usr/local DESTDIR= (the tournament command is PREFIX/bin/
+#                   konane-tournament, a copy of scripts/tournament.lua run by its #! line)
 #
 # From a checkout the module is build/konane.so: build/konane is the host
 # program, so a build/konane/ directory cannot exist; Lua's all-in-one C
@@ -134,9 +134,11 @@ install: all
 	  find konane -type f -name '*.lua' -exec install -m 644 {} "$(LUADIR)/{}" \;
 	install -m 644 docs/konane.1 "$(DESTDIR)$(PREFIX)/share/man/man1/konane.1"
 	install -m 644 scripts/tournament.lua "$(DESTDIR)$(PREFIX)/share/konane/tournament.lua"
+	install -m 755 scripts/tournament.lua "$(DESTDIR)$(PREFIX)/bin/konane-tournament"
 
 uninstall:
-	rm -f "$(DESTDIR)$(PREFIX)/bin/konane" "$(DESTDIR)$(PREFIX)/share/man/man1/konane.1"
+	rm -f "$(DESTDIR)$(PREFIX)/bin/konane" "$(DESTDIR)$(PREFIX)/bin/konane-tournament" \
+	  "$(DESTDIR)$(PREFIX)/share/man/man1/konane.1"
 	rm -rf "$(DESTDIR)$(PREFIX)/share/konane"
 	rm -rf "$(DESTDIR)$(PREFIX)/lib/lua/5.4/konane" "$(DESTDIR)$(PREFIX)/share/lua/5.4/konane"
 

@@ -1,3 +1,4 @@
+#!/usr/bin/env konane
 -- scripts/tournament.lua: the command line of konane.tournament.
 --
 --   build/konane scripts/tournament.lua --bot greedy --bot random --size 6x6 --games 10
@@ -10,12 +11,12 @@ local settings = require("konane.tournament.settings")
 
 local MAX_TIME = settings.MAX_TIME
 
-local PROG = "tournament.lua"
+local PROG = (arg and arg[0] or "tournament.lua"):match("([^/]+)$") or "tournament.lua"
 
 local HELP = [[
-Usage: konane scripts/tournament.lua --bot SPEC --bot SPEC [...] [options]
-       konane scripts/tournament.lua --resume --out DIR [--workers N]
-       konane scripts/tournament.lua --merge DIR... [--out DIR]
+Usage: CMD --bot SPEC --bot SPEC [...] [options]
+       CMD --resume --out DIR [--workers N]
+       CMD --merge DIR... [--out DIR]
 
 Plays games between bots, every opening twice with colours swapped, and reports each
 bot's score, its Elo (maximum likelihood) with a 95% error bar, the crosstable and the
@@ -56,18 +57,20 @@ Exit status: 0 done, 1 error while running, 2 bad option or value, 130 interrupt
 (continue with --resume --out DIR).
 
 Examples:
-  konane scripts/tournament.lua --bot greedy --bot random --bot mcts:time=0.05 \
+  CMD --bot greedy --bot random --bot mcts:time=0.05 \
       --size 6x6 --games 4 --workers 2 --out t1
-  konane scripts/tournament.lua --bot alphabeta:depth=4 --bot alphabeta:depth=3 \
+  CMD --bot alphabeta:depth=4 --bot alphabeta:depth=3 \
       --sprt elo0=0,elo1=50 --time 0.5 --out sprt1
-  parallel konane scripts/tournament.lua --bot greedy --bot random --games 100 \
+  parallel CMD --bot greedy --bot random --games 100 \
       --shard {}/4 --out shard{} ::: 1 2 3 4
-  konane scripts/tournament.lua --merge shard1 shard2 shard3 shard4 --out all
+  CMD --merge shard1 shard2 shard3 shard4 --out all
 ]]
+
+local this_command -- defined below
 
 -- A bad option: message on stderr, exit status 2.
 local function usage_error(msg)
-  io.stderr:write(PROG, ": ", msg, "\n", "Try '", PROG, " --help' for the options.\n")
+  io.stderr:write(PROG, ": ", msg, "\n", "Try '", this_command(), " --help' for the options.\n")
   os.exit(2)
 end
 
@@ -86,15 +89,31 @@ local function shell_word(w)
   return "'" .. w:gsub("'", "'\\''") .. "'"
 end
 
+-- Is there an executable file named 'name' in a directory of $PATH?
+local function on_path(name)
+  for dir in (os.getenv("PATH") or ""):gmatch("[^:]+") do
+    local f = io.open(dir .. "/" .. name, "rb")
+    if f then
+      f:close()
+      return true
+    end
+  end
+  return false
+end
+
 -- The command that ran this script, as the user typed it (the interpreter and the script
 -- path from arg[-n..0]), so a hint like --resume works where the user is: "build/konane
--- scripts/tournament.lua" in a checkout, "konane-tournament" when installed.
-local function this_command()
+-- scripts/tournament.lua" in a checkout, "konane-tournament" when installed (the script runs
+-- itself through its #! line then, and arg[0] is the installed command).
+function this_command()
+  local script = arg and arg[0] or "tournament.lua"
+  local base = script:match("([^/]+)$") or script
+  if not base:find("%.lua$") and on_path(base) then return shell_word(base) end
   local parts = {}
   local lo = 0
   while arg and arg[lo - 1] do lo = lo - 1 end
   for i = lo, 0 do
-    if arg[i] == "-e" then return "konane " .. shell_word(arg[0] or "tournament.lua") end
+    if arg[i] == "-e" then return "konane " .. shell_word(script) end
     parts[#parts + 1] = shell_word(arg[i])
   end
   if #parts == 0 then return "konane scripts/tournament.lua" end
@@ -241,7 +260,7 @@ end
 local function main(args)
   local o = parse(args)
   if o.help then
-    io.write(HELP)
+    io.write((HELP:gsub("CMD", function() return this_command() end)))
     return 0
   end
   if o.merge then

@@ -561,4 +561,36 @@ tests["a misspelt setting raises unknown option"] = function()
   assert(not ok and err:find("unknown option 'sede'", 1, true), tostring(err))
 end
 
+tests["the resume hint is the command as typed, konane-tournament when run from the PATH"] = function()
+  local dir = tmpdir()
+  -- results.json cannot be written: the run stops with the hint
+  local function failing(sub)
+    assert(os.execute("mkdir -p " .. sh_quote(dir .. "/" .. sub) .. " && ln -s /dev/full " ..
+      sh_quote(dir .. "/" .. sub .. "/results.json.tmp")))
+    return dir .. "/" .. sub
+  end
+  local out1 = failing("a")
+  local code, out = cli { "--bot", "greedy", "--bot", "random", "--size", "6x6", "--out", out1 }
+  assert(code == 1 and out:find("cannot write " .. out1 .. "/results.json", 1, true), out)
+  assert(out:find("\n  " .. core.exe_path() .. " scripts/tournament.lua --resume --out " .. out1, 1, true), out)
+  -- installed: konane-tournament on the PATH runs the script through its #! line
+  local bin = dir .. "/bin"
+  assert(os.execute(string.format("mkdir -p %s && ln -s %s %s/konane && ln -s %s/scripts/tournament.lua %s/konane-tournament",
+    sh_quote(bin), sh_quote(core.exe_path()), sh_quote(bin), sh_quote(os.getenv("PWD") or "."), sh_quote(bin))))
+  local out2 = failing("b")
+  local p = assert(core.spawn { "env", "PATH=" .. bin .. ":" .. (os.getenv("PATH") or ""), "konane-tournament",
+                                "--bot", "greedy", "--bot", "random", "--size", "6x6", "--out", out2 })
+  local text = {}
+  while true do
+    core.poll({ p }, 1)
+    local s = p:read()
+    if s == nil then break end
+    text[#text + 1] = s
+  end
+  local _, code2 = p:wait(true)
+  text = table.concat(text)
+  assert(code2 == 1 and text:find("\n  konane-tournament --resume --out " .. out2, 1, true), text)
+  cleanup()
+end
+
 return tests
