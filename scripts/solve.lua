@@ -26,6 +26,7 @@ split with every unit's result and node count.
 Options:
   --size RxC        board rows x columns (1..8 each, at most 64 squares)
   --variant NAME    opening rules (default: brainking where it applies, else free)
+  --fen TEXT        solve this position instead of the start (its shape gives the size)
   --split PLIES     depth of the unit positions (0..12)
   --out DIR         the run directory (plan, journal, proof, lock)
   --workers N       unit solves at once, each in its own process (default 1)
@@ -91,6 +92,8 @@ local function parse(argv)
         usage_error("--size wants RxC with 1..8 rows and columns (e.g. 7x7), not '" .. v .. "'")
       end
       o.rows, o.cols = r, c
+    elseif a == "--fen" then
+      o.fen = value(a)
     elseif a == "--variant" then
       o.variant = value(a)
     elseif a == "--split" then
@@ -139,7 +142,8 @@ local function parse(argv)
   if o.mode == "run" then
     if not o.out then usage_error("--out DIR is required") end
     if not o.resume then
-      if not o.rows then usage_error("--size is required for a new solve") end
+      if not o.rows and not o.fen then usage_error("--size or --fen is required for a new solve") end
+      if o.rows and o.fen then usage_error("--size and --fen exclude each other") end
       if not o.split then usage_error("--split is required for a new solve") end
     end
     if o.sample or o.seed then usage_error("--sample and --seed go with --verify") end
@@ -150,9 +154,9 @@ local function parse(argv)
   elseif o.rows or o.split or o.shard or o.resume or o.workers then
     usage_error("--" .. o.mode .. " takes no solving options")
   end
-  if o.rows and o.mode == "run" then
+  if (o.rows or o.fen) and o.mode == "run" then
     local k = require("konane")
-    local ok, err = pcall(k.new, { rows = o.rows, cols = o.cols, variant = o.variant })
+    local ok, err = pcall(k.new, { rows = o.rows, cols = o.cols, variant = o.variant, fen = o.fen })
     if not ok then
       if o.variant == nil then
         o.variant = "free"

@@ -90,12 +90,15 @@ end
 -- ---------------------------------------------------------------------------------------------
 -- The plan
 
--- Builds the plan of 'rows' x 'cols' 'variant' split at 'split' plies. Returns
+-- Builds the plan of 'rows' x 'cols' 'variant' split at 'split' plies (from the position text
+-- 'fen' when given, else from the start). Returns
 -- { rows, cols, variant, split, nodes = {[id] = node}, root = 1 } where a node is
 -- { id, depth, fen, kind = "node"|"unit"|"end", moves = {...}, children = {ids} }.
-function M.build_plan(rows, cols, variant, split)
+function M.build_plan(rows, cols, variant, split, fen)
   local k = konane()
-  local start = k.new { rows = rows, cols = cols, variant = variant }
+  local start = k.new { rows = not fen and rows or nil, cols = not fen and cols or nil,
+                        variant = variant, fen = fen }
+  rows, cols = start:rows(), start:cols()
   local plan = { rows = rows, cols = cols, variant = start:variant(), split = split, nodes = {} }
   local byfen, queue = {}, {}
   local function add(fen, depth)
@@ -514,8 +517,10 @@ local function open_run(o)
     end
   else
     if o.resume then error(dir .. " holds no solve to resume (no " .. M.PLAN_FILE .. ")", 0) end
-    if not (o.rows and o.split) then error("a new solve needs --size and --split", 0) end
-    plan = M.build_plan(o.rows, o.cols, o.variant, o.split)
+    if not ((o.rows or o.fen) and o.split) then
+      error("a new solve needs --size (or --fen) and --split", 0)
+    end
+    plan = M.build_plan(o.rows, o.cols, o.variant, o.split, o.fen)
     plan.text = M.plan_text(plan)
     write_atomic(plan_path, plan.text)
   end
@@ -677,6 +682,21 @@ function M.run(o)
   st.lock:close()
   if not ok then error(err, 0) end
   return summary, plan, results
+end
+
+-- Solves the plan in this process, unit after unit in the plan's order, skipping units no
+-- longer needed; returns the results table (for tests and small boards).
+function M.solve_here(plan, opts)
+  opts = opts or {}
+  local results = {}
+  while true do
+    local need = M.needed(plan, results)
+    if #need == 0 then return results end
+    local id = need[1]
+    local r = M.solve_unit(plan.nodes[id].fen, plan.variant, opts)
+    results[id] = { win = r.win, nodes = r.nodes, time = r.time, move = r.move,
+                    line = M.journal_line(id, r, plan.nodes[id].fen) }
+  end
 end
 
 -- Loads a run directory without taking its lock: plan and results.

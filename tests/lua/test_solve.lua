@@ -1,0 +1,257 @@
+-- Solving as work units (konane.solve, scripts/solve.lua): unit-split results against the plain
+-- solver, threads, kill -9 and resume, the lock, shards and merge, --verify catching a corrupted
+-- unit, --status and bad arguments. Small boards keep each test to a second or two.
+local konane = require "konane"
+local S = require "konane.solve"
+local core = konane.core
+
+local function sh_quote(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
+
+local made = {}
+local function tmpdir()
+  local p = os.tmpname()
+  os.remove(p)
+  assert(os.execute("mkdir -p " .. sh_quote(p)))
+  made[#made + 1] = p
+  return p
+end
+local function cleanup()
+  for _, p in ipairs(made) do os.execute("rm -rf " .. sh_quote(p)) end
+  made = {}
+end
+
+local function read(path)
+  local f = assert(io.open(path, "rb"))
+  local t = f:read("a")
+  f:close()
+  return t
+end
+
+local function write(path, text)
+  local f = assert(io.open(path, "wb"))
+  f:write(text)
+  f:close()
+end
+
+-- Runs scripts/solve.lua; returns the exit code and the combined output.
+local function cli(args)
+  local argv = { core.exe_path(), "scripts/solve.lua" }
+  for _, a in ipairs(args) do argv[#argv + 1] = a end
+  local p = assert(core.spawn(argv))
+  local out = {}
+  while true do
+    core.poll({ p }, 1)
+    local s = p:read()
+    if s == nil then break end
+    out[#out + 1] = s
+  end
+  local _, code = p:wait(true)
+  return code, table.concat(out)
+end
+
+local function lines(text)
+  local t = {}
+  for l in text:gmatch("[^\n]+") do t[#t + 1] = l end
+  return t
+end
+
+local T = {}
+
+T["unit-split solves agree with the plain solver on every board up to 5x6"] = function()
+  for rows = 1, 5 do
+    for cols = 1, 6 do
+      local g = konane.new { rows = rows, cols = cols, variant = "free" }
+      local want = g:solve {}
+      for _, split in ipairs { 1, 3 } do
+        local plan = S.build_plan(rows, cols, "free", split)
+        local results = S.solve_here(plan, { hash_mb = 1 })
+        local s = S.summary(plan, results)
+        assert(s.root == want.win, ("%dx%d split %d: units say %s, the solver %s"):format(rows, cols,
+          split, tostring(s.root), tostring(want.win)))
+        assert(s.pending == 0)
+      end
+    end
+  end
+end
+
+T["unit-split solves and threads agree with the plain solver on late 8x8 positions"] = function()
+  local seed, wins = 11, 0
+  local function rnd(n)
+    seed = (seed * 6364136223846793005 + 1442695040888963407)
+    return ((seed >> 33) % n) + 1
+  end
+  for _ = 1, 12 do
+    local g = konane.new {}
+    while #g:moves() > 0 and g:count("black") + g:count("white") > 26 do
+      local m = g:moves()
+      g:play(m[rnd(#m)])
+    end
+    if #g:moves() > 0 then
+      local fen = g:fen()
+      local want = konane.new { fen = fen }:solve {}
+      local two = konane.new { fen = fen }:solve { threads = 2 }
+      assert(two.win == want.win and two.move == want.move, fen)
+      local plan = S.build_plan(nil, nil, "brainking", 2, fen)
+      local s = S.summary(plan, S.solve_here(plan, { hash_mb = 1 }))
+      assert(s.root == want.win, fen)
+      if want.win then
+        wins = wins + 1
+        -- the plan's winning move is a proved win too
+        local h = konane.new { fen = fen }
+        h:play(s.best)
+        assert(h:solve {}.win == false, fen .. " " .. s.best)
+      end
+    end
+  end
+  assert(wins > 0 and wins < 12, "both outcomes should occur: " .. wins)
+end
+
+T["a run writes plan, journal and proof; status reads them; the result matches the solver"] = function()
+  local dir = tmpdir() .. "/run"
+  local code, out = cli { "--size", "5x5", "--variant", "free", "--split", "3", "--out", dir,
+    "--workers", "2", "--hash-mb", "1" }
+  assert(code == 0, out)
+  assert(out:find("result: the first player %(Black%) loses"), out)
+  local want = konane.new { rows = 5, cols = 5, variant = "free" }:solve {}
+  assert(want.win == false)
+  local proof = read(dir .. "/proof.txt")
+  assert(proof:find("root: the side to move %(Black%) loses"), proof)
+  assert(proof:find("unit nodes=%d+"), proof)
+  local c2, st = cli { "--status", dir }
+  assert(c2 == 0 and st:find("units: %d+ proved, 0 still needed"), st)
+  -- a second run on the same directory without --resume is refused
+  local c3, o3 = cli { "--size", "5x5", "--variant", "free", "--split", "3", "--out", dir }
+  assert(c3 == 1 and o3:find("already holds a solve"), o3)
+  -- a resume with other settings is refused
+  local c4, o4 = cli { "--size", "5x5", "--variant", "free", "--split", "2", "--out", dir, "--resume" }
+  assert(c4 == 1 and o4:find("planned with split 3"), o4)
+  cleanup()
+end
+
+T["kill -9 in the middle, then --resume: same result, no unit twice"] = function()
+  local dir = tmpdir() .. "/run"
+  local argv = { core.exe_path(), "scripts/solve.lua", "--size", "6x6", "--variant", "brainking",
+    "--split", "4", "--out", dir, "--hash-mb", "1" }
+  local p = assert(core.spawn(argv, { pgroup = true }))
+  local journal = dir .. "/journal.txt"
+  local t0 = core.clock()
+  local killed_at
+  while core.clock() - t0 < 60 do
+    local f = io.open(journal, "rb")
+    local n = f and #lines(f:read("a")) or 0
+    if f then f:close() end
+    if n >= 1 then
+      p:kill(9)
+      killed_at = n
+      break
+    end
+    if p:wait() then break end
+    core.poll({}, 0.02)
+  end
+  p:wait(true)
+  assert(killed_at, "the run ended before it could be killed")
+  -- the lock went with the process: a resume takes it and finishes
+  local code, out = cli { "--resume", "--out", dir, "--hash-mb", "1" }
+  assert(code == 0, out)
+  local want = konane.new { rows = 6, cols = 6, variant = "brainking" }:solve { hash_mb = 64 }
+  assert(out:find("result: the first player %(Black%) " .. (want.win and "wins" or "loses")), out)
+  local seen, n = {}, 0
+  for _, l in ipairs(lines(read(journal))) do
+    local id = assert(l:match("^unit (%d+) "), l)
+    assert(not seen[id], "unit " .. id .. " is in the journal twice")
+    seen[id] = true
+    n = n + 1
+  end
+  assert(n > killed_at, "the resume solved nothing")
+  cleanup()
+end
+
+T["a torn last journal line is dropped on resume"] = function()
+  local dir = tmpdir() .. "/run"
+  local code, out = cli { "--size", "5x5", "--variant", "free", "--split", "3", "--out", dir,
+    "--max-units", "1" }
+  assert(code == 0, out)
+  local j = read(dir .. "/journal.txt")
+  assert(#lines(j) == 1)
+  write(dir .. "/journal.txt", j .. "unit 12 win nodes=3")
+  code, out = cli { "--resume", "--out", dir }
+  assert(code == 0, out)
+  for _, l in ipairs(lines(read(dir .. "/journal.txt"))) do assert(l:match(" fen="), l) end
+  cleanup()
+end
+
+T["a second process on the same directory is refused while the first holds it"] = function()
+  local dir = tmpdir() .. "/run"
+  assert(cli { "--size", "4x4", "--variant", "free", "--split", "2", "--out", dir } == 0)
+  local lf = assert(io.open(dir .. "/lock", "a"))
+  assert(core.lock(lf))
+  local code, out = cli { "--resume", "--out", dir }
+  lf:close()
+  assert(code == 1 and out:find("in use by another solve process"), out)
+  cleanup()
+end
+
+T["shards merge into the whole result; a disagreement between shards is reported"] = function()
+  local base = tmpdir()
+  for i = 1, 2 do
+    local code, out = cli { "--size", "5x5", "--variant", "free", "--split", "3", "--out",
+      base .. "/s" .. i, "--shard", i .. "/2" }
+    assert(code == 0, out)
+  end
+  local code, out = cli { "--merge", base .. "/s1", base .. "/s2", "--out", base .. "/all" }
+  assert(code == 0, out)
+  assert(out:find("result: the first player %(Black%) loses"), out)
+  assert(read(base .. "/all/proof.txt"):find("root: the side to move %(Black%) loses"))
+  -- the same unit proved in both shards with different results
+  local j1 = lines(read(base .. "/s1/journal.txt"))
+  local id, wl, rest = j1[1]:match("^unit (%d+) (%a+) (.*)$")
+  local other = ("unit %s %s %s\n"):format(id, wl == "win" and "loss" or "win", rest)
+  write(base .. "/s2/journal.txt", read(base .. "/s2/journal.txt") .. other)
+  code, out = cli { "--merge", base .. "/s1", base .. "/s2" }
+  assert(code == 1 and out:find("unit " .. id .. ": "), out)
+  cleanup()
+end
+
+T["--verify passes on a good run and catches a corrupted unit result"] = function()
+  local dir = tmpdir() .. "/run"
+  assert(cli { "--size", "5x5", "--variant", "free", "--split", "3", "--out", dir } == 0)
+  local code, out = cli { "--verify", dir }
+  assert(code == 0 and out:find("all agree"), out)
+  code, out = cli { "--verify", dir, "--sample", "1", "--seed", "5" }
+  assert(code == 0 and out:find("1 units solved again"), out)
+  local j = read(dir .. "/journal.txt")
+  local first = j:match("^[^\n]*")
+  local id = first:match("^unit (%d+)")
+  local flipped = first:gsub(" win ", " LOSS "):gsub(" loss ", " win "):gsub(" LOSS ", " loss ")
+  write(dir .. "/journal.txt", (j:gsub(first:gsub("%p", "%%%0"), (flipped:gsub("%%", "%%%%")), 1)))
+  code, out = cli { "--verify", dir }
+  assert(code == 1, out)
+  assert(out:find("unit " .. id .. ": the journal says"), out)
+  cleanup()
+end
+
+T["bad arguments exit 2 with a clear message"] = function()
+  local cases = {
+    { { "--size", "9x9x", "--split", "2", "--out", "x" }, "--size wants" },
+    { { "--size", "5x5", "--split", "-1", "--out", "x" }, "--split wants" },
+    { { "--size", "5x5", "--split", "2" }, "--out DIR is required" },
+    { { "--size", "5x5", "--out", "x" }, "--split is required" },
+    { { "--size", "5x5", "--split", "2", "--out", "x", "--shard", "3/2" }, "--shard wants" },
+    { { "--size", "5x5", "--split", "2", "--out", "x", "--workers", "0" }, "--workers wants" },
+    { { "--size", "5x5", "--split", "2", "--out", "x", "--variant", "nosuch" }, "nosuch" },
+    { { "--frobnicate" }, "unknown option '--frobnicate'" },
+    { { "--status" }, "--status needs a value" },
+    { { "--merge" }, "--merge needs at least one directory" },
+    { { "--verify", "x", "--split", "3" }, "--verify takes only" },
+  }
+  for _, c in ipairs(cases) do
+    local code, out = cli(c[1])
+    assert(code == 2, table.concat(c[1], " ") .. ": exit " .. tostring(code) .. ": " .. out)
+    assert(out:find(c[2], 1, true), table.concat(c[1], " ") .. ": " .. out)
+  end
+  -- a directory that holds no run: exit 1, not a crash
+  local code, out = cli { "--status", "/nonexistent/konane-solve" }
+  assert(code == 1 and out:find("cannot read"), out)
+end
+
+return T
