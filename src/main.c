@@ -91,7 +91,9 @@ void host_clear_interrupt(lua_State *L) {
 }
 
 static void print_usage(FILE *out, const char *badoption) {
-  if (badoption[0] == '-' && badoption[1] == 'e')
+  if (strcmp(badoption, "--ugi") == 0)
+    fprintf(stderr, "%s: '--ugi' needs a bot and nothing after it\n", host_progname);
+  else if (badoption[0] == '-' && badoption[1] == 'e')
     fprintf(stderr, "%s: '%s' needs argument\n", host_progname, badoption);
   else if (badoption[0] == '-' && badoption[1] == 'l')
     fprintf(stderr, "%s: '%s' needs argument\n", host_progname, badoption);
@@ -108,6 +110,8 @@ static void print_usage(FILE *out, const char *badoption) {
           "  -E        ignore environment variables\n"
           "  -W        turn warnings on\n"
           "  -h        show this help\n"
+          "  --ugi BOT serve BOT (alphabeta:time=1, mybot.lua, ...) as a UGI\n"
+          "            engine on stdin/stdout, after the -e and -l options\n"
           "  --        stop handling options\n"
           "  -         stop handling options and execute stdin\n"
           "With no script: an interactive REPL on a terminal (type help()),\n"
@@ -238,6 +242,7 @@ static int handle_script(lua_State *L, char **argv) {
 #define has_e 8
 #define has_E 16
 #define has_help 32 /* with has_error: -h or --help, usage on stdout */
+#define has_ugi 64  /* --ugi BOT: serve BOT in UGI (lua/konane/ugi/server.lua) */
 
 /*
 ** Scan the options (as lua.c does). Returns the bits above and sets 'first'
@@ -259,6 +264,13 @@ static int collectargs(char **argv, int *first) {
       return args;
     switch (argv[i][1]) {
     case '-':
+      if (strcmp(argv[i], "--ugi") == 0) {
+        /* --ugi BOT ends the options: nothing may follow the bot */
+        if (argv[i + 1] == NULL || argv[i + 2] != NULL)
+          return has_error;
+        *first = i + 2;
+        return args | has_ugi;
+      }
       if (argv[i][2] != '\0') {
         if (strcmp(argv[i], "--help") == 0)
           return has_error | has_help;
@@ -544,8 +556,23 @@ static int pmain(lua_State *L) {
   }
   if (args & has_v)
     print_version(L);
-  if (!runargs(L, argv, script))
+  if (!runargs(L, argv, (args & has_ugi) ? script - 2 : script))
     return 0;
+  if (args & has_ugi) {
+    int status;
+    lua_getglobal(L, "require");
+    lua_pushliteral(L, "konane.ugi.server");
+    status = host_docall(L, 1, 1);
+    if (status == LUA_OK) {
+      lua_getfield(L, -1, "main");
+      lua_pushstring(L, argv[script - 1]);
+      status = host_docall(L, 1, 1);
+    }
+    if (host_report(L, status) != LUA_OK)
+      return 0;
+    lua_pushboolean(L, lua_tointeger(L, -1) == 0);
+    return 1;
+  }
   if (script < argc && handle_script(L, argv + script) != LUA_OK)
     return 0;
   if (args & has_i) {

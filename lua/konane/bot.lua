@@ -191,8 +191,11 @@ local function host_argv(spec)
     while _G.arg and _G.arg[lo - 1] do lo = lo - 1 end
     exe = _G.arg and _G.arg[lo] or "konane"
   end
-  return { exe, "-e", string.format("package.path=%q package.cpath=%q", package.path, package.cpath),
-           "-e", string.format("os.exit(require('konane.ugi.server').main(%q))", spec) }
+  local paths = string.format("package.path=%q package.cpath=%q", package.path, package.cpath)
+  if exe:match("lua[%d%.]*$") then -- a plain Lua interpreter running the module: no --ugi
+    return { exe, "-e", paths, "-e", string.format("os.exit(require('konane.ugi.server').main(%q))", spec) }
+  end
+  return { exe, "-e", paths, "--ugi", spec }
 end
 
 -- A bot file becomes a player in its own process (`konane --ugi FILE`). The file is read and

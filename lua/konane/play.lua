@@ -302,10 +302,23 @@ local function check_claims(st)
   local g = st.game
   local winner = g:winner()
   local want = winner == "black" and "p1win" or "p2win"
+  local failed_ask = {}
+  for _, side in ipairs { winner, OTHER[winner] } do
+    local b = st.bots[side]
+    if b.claim_ask then
+      local ok, e = pcall(b.claim_ask, b, g)
+      if not ok then
+        if is_interrupt(e) then error(e, 0) end
+        failed_ask[side] = e
+      end
+    end
+  end
   for _, side in ipairs { winner, OTHER[winner] } do
     local b = st.bots[side]
     if b.claim then
-      local ok, over, result = pcall(b.claim, b, g)
+      local ok, over, result
+      if failed_ask[side] then ok, over = false, failed_ask[side]
+      else ok, over, result = pcall(b.claim, b, g) end
       local what
       if not ok then
         if is_interrupt(over) then error(over, 0) end

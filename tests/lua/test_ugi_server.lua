@@ -202,4 +202,18 @@ T["a stop in a bot written in Lua ends its search with a legal move"] = function
   os.remove(path)
 end
 
+T["every built-in bot serves moves over UGI, seeded or not"] = function()
+  for _, spec in ipairs { "random", "greedy", "alphabeta:depth=2", "mcts:playouts=50", "solver:time=0.05" } do
+    local e = engine(spec)
+    e:send("ugi", "setoption name rows value 6", "setoption name cols value 6", "uginewgame",
+           "position startpos moves c4", "go movetime 50")
+    local move, got = e:bestmove()
+    local g = konane.new { rows = 6, cols = 6 }
+    g:play("c4")
+    assert(g:legal(move) == move, spec .. ": " .. table.concat(got, " | "))
+    for _, l in ipairs(got) do assert(not l:find("error"), spec .. ": " .. l) end
+    e:close()
+  end
+end
+
 return T

@@ -10,7 +10,7 @@ local M = {}
 function M.engine_argv(spec)
   local exe = (os.getenv("KONANE_BUILD") or "build") .. "/konane"
   return { exe, "-e", string.format("package.path=%q package.cpath=%q", package.path, package.cpath),
-           "-e", string.format("os.exit(require('konane.ugi.server').main(%q))", spec) }
+           "--ugi", spec }
 end
 
 local Session = {}

@@ -19,7 +19,8 @@ function M.new(opts)
 
   function self.new_game(b, info)
     local seed = b.seed or (info and info.seed)
-    if seed == nil then seed = math.floor(os.clock() * 1e6) + os.time() end
+    -- unseeded: the monotonic clock (os may be absent, as in a `konane --ugi` process)
+    if seed == nil then seed = math.floor(require("konane").core.clock() * 1e9) end
     b.pick = bot_util.rng(seed)
   end
 

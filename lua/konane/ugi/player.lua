@@ -309,14 +309,18 @@ function M.new(def)
     end
     start_seen = nil
     out[#out + 1] = "uginewgame\nisready\n"
-    local ok, e = pcall(function()
-      conn:send(table.concat(out))
-      local deadline = conn:expect(d.startup)
-      while conn:line(deadline, "readyok") ~= "readyok" do end
-    end)
-    if not ok then
-      if M.is_failure(e) and e.kind ~= "crash" then e.kind = "handshake" end
-      error(e, 0)
+    -- the readyok is read before the first answer of the game (no round trip of its own)
+    conn.ready_pending = (conn.ready_pending or 0) + 1
+    conn:send(table.concat(out))
+  end
+
+  -- Reads the readyok lines still due (from new_game) before 'what'.
+  local function settle(c, deadline, what)
+    while (c.ready_pending or 0) > 0 do
+      local line = c:line(deadline, "readyok before " .. what)
+      if line == "readyok" then c.ready_pending = c.ready_pending - 1 end
+      local msg = line:match("^info string error: (.*)$")
+      if msg then c.last_error = shown(msg) end
     end
   end
 
@@ -349,6 +353,7 @@ function M.new(def)
     if clock.game_time and (not limit or clock.game_time < limit) then limit = clock.game_time end
     if not limit or limit == math.huge then limit = d.time end
     local deadline = c:expect(limit + (clock.grace or d.grace))
+    settle(c, deadline, "bestmove")
     local info
     while true do
       local line = c:line(deadline, "bestmove")
@@ -372,13 +377,24 @@ function M.new(def)
     end
   end
 
-  --- claim(game) -> gameover (boolean), result ("p1win", "p2win", "draw", "none")
-  -- What the engine says about the final position of 'game'.
-  function self.claim(_, game)
+  --- claim_ask(game): sends the final position of 'game' and the two queries (claim reads the
+  -- answers; asking both players first lets them answer at the same time).
+  local asked
+  function self.claim_ask(_, game)
     local c = ensure()
     start_of(game)
     c:send(position(game) .. "query gameover\nquery result\n")
+    asked = true
+  end
+
+  --- claim(game) -> gameover (boolean), result ("p1win", "p2win", "draw", "none")
+  -- What the engine says about the final position of 'game'.
+  function self.claim(me, game)
+    if not asked then self.claim_ask(me, game) end
+    asked = nil
+    local c = ensure()
     local deadline = c:expect(d.query)
+    settle(c, deadline, "a query response")
     local answers = {}
     while #answers < 2 do
       local line = c:line(deadline, "a query response")

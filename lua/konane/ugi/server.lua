@@ -353,7 +353,7 @@ function Server:go(words)
       end
       answer = move_word(move)
     end
-    if type(info) == "table" and not printed and (info.depth or info.score or info.nodes) then
+    if type(info) == "table" and not printed and ((info.depth or 0) > 0 or (info.nodes or 0) > 0) then
       self:write(info_line(info))
     end
   end
