@@ -202,6 +202,24 @@ T["a stop in a bot written in Lua ends its search with a legal move"] = function
   os.remove(path)
 end
 
+T["the stop option ends search, solve and mcts with their result so far"] = function()
+  local g = konane.new()
+  local calls = 0
+  local r = g:search { time = 1e6, stop = function() calls = calls + 1; return calls >= 3 end }
+  assert(calls == 3 and r.stopped == true and g:legal(r.move) == r.move)
+  calls = 0
+  r = g:mcts { time = 1e6, stop = function() calls = calls + 1; return calls >= 3 end }
+  assert(calls == 3 and g:legal(r.move) == r.move)
+  calls = 0
+  r = g:solve { time = 1e6, stop = function() calls = calls + 1; return calls >= 3 end }
+  assert(calls == 3 and r.win == nil)
+  local ok, err = pcall(g.search, g, { time = 1e6, stop = function() error("stop raised") end })
+  assert(not ok and err:find("stop raised"), err)
+  ok, err = pcall(g.search, g, { depth = 1, stop = 3 })
+  assert(not ok and err:find("'stop' must be a function"), err)
+  assert(g:ply() == 0)
+end
+
 T["every built-in bot serves moves over UGI, seeded or not"] = function()
   for _, spec in ipairs { "random", "greedy", "alphabeta:depth=2", "mcts:playouts=50", "solver:time=0.05" } do
     local e = engine(spec)
