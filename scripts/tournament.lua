@@ -26,7 +26,8 @@ DIR/results.json holds the final results.
 Options:
   --bot SPEC          a player (at least two): a built-in bot with options such as
                       "alphabeta:depth=4", "mcts:time=0.2", "random:seed=3", "greedy",
-                      or the path of a Lua file returning a bot ("mybot.lua:depth=3")
+                      the path of a Lua file returning a bot ("mybot.lua:depth=3"),
+                      or an engine speaking UGI ("ugi:python3 mybot.py")
   --games N           games per pairing in each cycle, even (default 2: one opening,
                       both colours); with --sprt: the most games to play (default 1000)
   --format F          roundrobin (default), gauntlet (the first bot against each of
@@ -35,7 +36,10 @@ Options:
                       (default 1); swiss: number of rounds (default ceil(log2 bots))
   --variant NAME      opening rules (default brainking)
   --size RxC          board size, rows x columns (default: the variant's, 8x8)
-  --time SECONDS      time per move (default 1); a bot over it loses the game
+  --time SECONDS      time per move (default 1, none with --tc); a bot over it
+                      loses the game
+  --tc BASE+INC       a chess clock per side: BASE seconds for the game plus INC
+                      seconds after each move (like 60+0.5); out of time loses
   --openings FILE     openings, one per line (moves like "d5 e5", or position text
                       then moves) or PGN games; "random:K" samples K random plies
                       per opening with the seed; default: every pair of removals
@@ -139,7 +143,7 @@ local function parse(args)
   local takes = {
     ["--bot"] = true, ["--games"] = true, ["--format"] = true, ["--rounds"] = true,
     ["--variant"] = true, ["--size"] = true, ["--time"] = true, ["--openings"] = true,
-    ["--workers"] = true, ["--seed"] = true, ["--out"] = true, ["--sprt"] = true,
+    ["--workers"] = true, ["--seed"] = true, ["--out"] = true, ["--sprt"] = true, ["--tc"] = true,
     ["--shard"] = true,
   }
   while i <= #args do
@@ -200,6 +204,10 @@ local function parse(args)
           usage_error(string.format("--time expects a positive number of seconds, at most %.0f, got '%s'", MAX_TIME, v))
         end
         o.time = t
+      elseif name == "--tc" then
+        local ok, err = pcall(settings.parse_tc, v)
+        if not ok then usage_error("--tc: " .. for_user(err)) end
+        o.tc = v
       elseif name == "--openings" then o.openings = v
       elseif name == "--seed" then
         local n = math.tointeger(tonumber(v))
@@ -252,8 +260,10 @@ local function describe(s, total)
   if s.sprt then what = "SPRT match" end
   local extra = s.format == "swiss" and (", " .. s.rounds .. " rounds") or ""
   local shard = s.shard and s.shard[2] > 1 and string.format(" (shard %d/%d)", s.shard[1], s.shard[2]) or ""
-  return string.format("%s of %d bots%s on %dx%d %s, %g s per move, seed %d: %d games%s%s",
-    what, #s.players, extra, s.rows, s.cols, s.variant, s.time, s.seed, total,
+  local clock = s.time and string.format("%g s per move", s.time) or ""
+  if s.tc then clock = (clock ~= "" and (clock .. ", ") or "") .. "clock " .. s.tc end
+  return string.format("%s of %d bots%s on %dx%d %s, %s, seed %d: %d games%s%s",
+    what, #s.players, extra, s.rows, s.cols, s.variant, clock, s.seed, total,
     s.sprt and " at most" or "", shard)
 end
 

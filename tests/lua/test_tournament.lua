@@ -507,6 +507,8 @@ tests["the command line rejects bad options with exit status 2"] = function()
     { { "--bot", "greedy", "--bot", "random", "--workers", "100000" }, "at most" },
     { { "--bot", "greedy", "--bot", "random", "--openings", "random:100000" }, "at most" },
     { { "--bot", "greedy", "--bot", "random", "--openings", "/nonexistent/openings.txt" }, "openings" },
+    { { "--bot", "greedy", "--bot", "random", "--tc", "fast" }, "--tc: bad time control 'fast'" },
+    { { "--bot", "greedy", "--bot", "random", "--tc", "1e99+0" }, "--tc:" },
   }
   local before = table.concat(core.listdir(".") or {}, "\n")
   for _, c in ipairs(cases) do
@@ -534,7 +536,7 @@ tests["--help documents every option"] = function()
   local code, out = cli { "--help" }
   assert(code == 0)
   for _, o in ipairs { "--bot", "--games", "--format", "--rounds", "--variant", "--size", "--time",
-                       "--openings", "--workers", "--seed", "--out", "--resume", "--sprt",
+                       "--openings", "--workers", "--seed", "--out", "--resume", "--sprt", "--tc", "ugi:",
                        "--shard", "--merge" } do
     assert(out:find(o, 1, true), o)
   end
@@ -590,6 +592,27 @@ tests["the resume hint is the command as typed, konane-tournament when run from 
   local _, code2 = p:wait(true)
   text = table.concat(text)
   assert(code2 == 1 and text:find("\n  konane-tournament --resume --out " .. out2, 1, true), text)
+  cleanup()
+end
+
+tests["the command line takes a chess clock and a UGI engine (the Python example)"] = function()
+  local dir = tmpdir()
+  local code, out = cli { "--bot", "ugi:python3 examples/ugi/konane_bot.py", "--bot", "greedy", "--size", "6x6",
+                          "--games", "4", "--tc", "5+0.1", "--out", dir .. "/t" }
+  assert(code == 0, out)
+  assert(out:find("clock 5+0.1", 1, true), out)
+  local recs = records_of(dir .. "/t")
+  assert(#recs == 4)
+  for _, r in ipairs(recs) do
+    assert(r.tags.TimeControl == "5+0.1", tostring(r.tags.TimeControl))
+    assert(r.black == "ugi:python3 konane_bot.py" or r.white == "ugi:python3 konane_bot.py", r.black .. " " .. r.white)
+    assert(r.termination == "normal", tostring(r.reason))
+  end
+  local cfg_text = read(dir .. "/t/tournament.cfg")
+  assert(cfg_text:find('"tc": "5+0.1"', 1, true) and not cfg_text:find('"time"', 1, true), cfg_text)
+  -- the clock is part of the saved settings: resuming takes it back
+  local code2, out2 = cli { "--resume", "--out", dir .. "/t" }
+  assert(code2 == 0 and out2:find("clock 5+0.1", 1, true), out2)
   cleanup()
 end
 

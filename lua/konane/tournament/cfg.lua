@@ -4,7 +4,7 @@
 -- cannot run anything. Every field is then checked on its own, and a bad one is reported as
 -- "DIR/tournament.cfg:LINE: field: what is wrong", so a hand-edited or damaged file never
 -- reaches the schedule. Fields:
---   version 2; format; games; rounds; variant; rows; cols; time; seed; event;
+--   version 2; format; games; rounds; variant; rows; cols; time and/or tc; seed; event;
 --   sprt {elo0, elo1, alpha, beta} (optional); shard [I, N] (optional);
 --   bots [{name, spec}] (spec absent for a bot table); openings [{moves: [...], fen}].
 
@@ -83,7 +83,7 @@ local function only(name, t, keys, what)
   end
 end
 
-local TOP = { "version", "format", "games", "rounds", "variant", "rows", "cols", "time", "seed",
+local TOP = { "version", "format", "games", "rounds", "variant", "rows", "cols", "time", "tc", "seed",
               "event", "sprt", "shard", "bots", "openings" }
 
 -- decode(text, name) -> cfg, or raises "NAME:LINE: field: what is wrong".
@@ -107,8 +107,15 @@ function M.decode(text, name)
   check_string(name, doc, "variant", 64)
   check_int(name, doc, "rows", 1, 20)
   check_int(name, doc, "cols", 1, 20)
-  check_number(name, doc, "time", function(v) return v > 0 and v <= settings.MAX_TIME end,
-    "a positive number of seconds")
+  if doc.time ~= nil or doc.tc == nil then
+    check_number(name, doc, "time", function(v) return v > 0 and v <= settings.MAX_TIME end,
+      "a positive number of seconds")
+  end
+  if doc.tc ~= nil then
+    check_string(name, doc, "tc", 64)
+    local ok, err = pcall(settings.parse_tc, doc.tc)
+    if not ok then bad(name, doc, "tc", settings.clean(err)) end
+  end
   check_int(name, doc, "seed")
   check_string(name, doc, "event", 200)
   if doc.sprt ~= nil then

@@ -18,7 +18,7 @@ function M.options(s, g)
   local op = s.openings_list[g.opening]
   return {
     variant = s.variant, rows = not op.fen and s.rows or nil, cols = not op.fen and s.cols or nil,
-    fen = op.fen, opening = op.moves, time = s.time, seed = g.seed, event = s.event,
+    fen = op.fen, opening = op.moves, time = s.time, tc = s.tc, seed = g.seed, event = s.event,
     tags = { Round = g.round .. "." .. g.board, Game = g.id, Seed = g.seed },
   }
 end
@@ -31,14 +31,13 @@ local function make_bot(p)
   return b
 end
 
--- A failure as the record says it: "NAME (side): what", without the host's file paths (a
--- Lua error's "dir/file.lua:12: " position, a path's directories).
+-- A failure as the record says it (konane.play's form): "side (NAME): what", without the
+-- host's file paths (a Lua error's "dir/file.lua:12: " position, a path's directories).
 function M.reason(name, side, text)
   text = tostring(text):gsub("[^%s:]*%.lua:%d+:%s*", "")
   text = text:gsub("[%w%._%-~]*/[%w%._%-/]*", function(path) return path:match("([^/]*)$") end)
-  local who = name .. " (" .. side .. ")"
-  if text:sub(1, #who) == who then return text end
-  return who .. ": " .. text
+  if text:sub(1, #side + 2) == side .. " (" or text:sub(1, #side + 1) == side .. ":" then return text end
+  return side .. " (" .. name .. "): " .. text
 end
 
 -- Completes a record of game 'g' as konane.play returned it: the players' names, the opening

@@ -16,6 +16,7 @@
 local game = require("konane.tournament.game")
 local journal = require("konane.tournament.journal")
 local protocol = require("konane.tournament.worker")
+local settings = require("konane.tournament.settings")
 local util = require("konane.tournament.util")
 
 local M = {}
@@ -40,7 +41,7 @@ function M.new(s, finished, log)
     if not builtin(p) then here = false end
   end
   return setmetatable({ s = s, finished = finished, log = log, here = here, workers = {}, counter = 0,
-                        hang = s.hang or math.max(30, 3 * s.time + 10) }, Pool)
+                        hang = s.hang or math.max(30, 3 * settings.longest_move(s) + 10) }, Pool)
 end
 
 -- The command that runs a worker: this Lua interpreter (the konane host, or lua5.4 with the

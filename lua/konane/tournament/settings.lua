@@ -19,14 +19,14 @@ M.MAX_GAMES, M.MAX_ROUNDS, M.MAX_WORKERS, M.MAX_TIME = 1000000, 10000, 256, 1e6
 local DEFAULTS = { format = "roundrobin", games = 2, time = 1, seed = 1, workers = 1 }
 
 -- Every key a settings table may have.
-M.KEYS = { "bots", "format", "games", "rounds", "variant", "rows", "cols", "time", "openings",
+M.KEYS = { "bots", "format", "games", "rounds", "variant", "rows", "cols", "time", "tc", "openings",
            "workers", "seed", "out", "resume", "sprt", "shard", "progress", "on_game", "log",
            "event", "hang" }
 local KNOWN = {}
 for _, k in ipairs(M.KEYS) do KNOWN[k] = true end
 
 -- The part of the settings that defines the games (saved in tournament.cfg).
-M.SAVED = { "format", "games", "rounds", "variant", "rows", "cols", "time", "seed", "sprt",
+M.SAVED = { "format", "games", "rounds", "variant", "rows", "cols", "time", "tc", "seed", "sprt",
             "shard", "event" }
 
 -- An error message without the "file.lua:12: " of its raiser.
@@ -96,6 +96,24 @@ local function players_of(bots)
   return players
 end
 
+-- parse_tc("60+0.5") -> 60, 0.5: a chess clock, base seconds plus an increment per move
+-- (konane.play's format); raises on anything else or a base over MAX_TIME.
+function M.parse_tc(tc)
+  if type(tc) ~= "string" then error("tc must be a string like \"60+0.5\" (got " .. tostring(tc) .. ")", 0) end
+  local base, inc = require("konane.play").parse_tc(tc)
+  if base > M.MAX_TIME or inc > M.MAX_TIME then
+    error(string.format("tc: at most %.0f seconds (got '%s')", M.MAX_TIME, tc), 0)
+  end
+  return base, inc
+end
+
+-- longest_move(s) -> the most seconds one move may take under the settings' clocks.
+function M.longest_move(s)
+  local t = s.time or math.huge
+  if s.tc_base then t = math.min(t, s.tc_base + s.tc_inc) end
+  return t
+end
+
 -- check(o) -> s: the user's settings checked and completed.
 function M.check(o)
   if type(o) ~= "table" then error("tournament settings must be a table", 0) end
@@ -103,7 +121,10 @@ function M.check(o)
   local s = {}
   for k, v in pairs(o) do s[k] = v end
   if s.sprt and s.games == nil then s.games = 1000 end -- the most an SPRT match may take
-  for k, v in pairs(DEFAULTS) do if s[k] == nil then s[k] = v end end
+  for k, v in pairs(DEFAULTS) do
+    -- with a chess clock (tc) there is no time per move unless one is given
+    if s[k] == nil and not (k == "time" and s.tc ~= nil) then s[k] = v end
+  end
   if not M.FORMATS[s.format] then
     error("format must be roundrobin, gauntlet or swiss (got '" .. tostring(s.format) .. "')", 0)
   end
@@ -114,9 +135,14 @@ function M.check(o)
   end
   posint("workers", s.workers, M.MAX_WORKERS)
   if math.type(s.seed) ~= "integer" then error("seed must be an integer (got " .. tostring(s.seed) .. ")", 0) end
-  if type(s.time) ~= "number" or not (s.time > 0) or s.time > M.MAX_TIME then
-    error(string.format("time must be a positive number of seconds per move, at most %g (got %s)",
+  if s.time ~= nil and (type(s.time) ~= "number" or not (s.time > 0) or s.time > M.MAX_TIME) then
+    error(string.format("time must be a positive number of seconds per move, at most %.0f (got %s)",
       M.MAX_TIME, tostring(s.time)), 0)
+  end
+  if s.tc ~= nil then
+    local ok, base, inc = pcall(M.parse_tc, s.tc)
+    if not ok then error(M.clean(base), 0) end
+    s.tc_base, s.tc_inc = base, inc
   end
   if s.hang ~= nil and (type(s.hang) ~= "number" or not (s.hang > 0) or s.hang > M.MAX_TIME) then
     error("hang must be a positive number of seconds (got " .. tostring(s.hang) .. ")", 0)
@@ -185,7 +211,7 @@ function M.from_saved(cfg, o, where)
   for i, b in ipairs(cfg.bots) do
     merged.bots[i] = { spec = b.spec, label = b.name }
   end
-  for _, k in ipairs { "format", "games", "rounds", "variant", "rows", "cols", "time", "seed", "event" } do
+  for _, k in ipairs { "format", "games", "rounds", "variant", "rows", "cols", "time", "tc", "seed", "event" } do
     if o[k] ~= nil and o[k] ~= cfg[k] then
       error(string.format("%s %s differs from the saved tournament (%s) in %s", k, tostring(o[k]),
         tostring(cfg[k]), where), 0)
