@@ -464,15 +464,17 @@ static int l_search(lua_State *L) {
   return 1;
 }
 
-/* g:solve{time=, nodes=, hash_mb=, threads=} -> {win=, move=, nodes=, time=} */
+/* g:solve{time=, nodes=, hash_mb=, table=, threads=, stop=}
+** -> {win=, move=, nodes=, time=}. A 'table' object keeps its proved
+** positions for later solves (same board and variant only). */
 static int l_solve(lua_State *L) {
-  static const char *const names[] = {"time", "nodes", "hash_mb", "threads",
-                                      "stop", NULL};
+  static const char *const names[] = {"time", "nodes", "hash_mb", "table",
+                                      "threads", "stop", NULL};
   kn_game *g = check_game(L, 1);
   kn_limits lim;
   kn_solve_result r;
   lk_stop_ctx sc;
-  kn_tt *tt;
+  kn_tt *tt = NULL;
   double mb;
   int rc, threads;
 
@@ -482,15 +484,32 @@ static int l_solve(lua_State *L) {
   lim.nodes = (uint64_t)lk_opt_integer(L, 2, "nodes", 1, LUA_MAXINTEGER, 0);
   mb = lk_opt_number(L, 2, "hash_mb", 0, 65536, 16);
   threads = (int)lk_opt_integer(L, 2, "threads", 1, KN_SOLVE_MAX_THREADS, 1);
+  if (lk_opt_get(L, 2, "table") != LUA_TNIL) {
+    if (!luaL_testudata(L, -1, TABLE_MT))
+      luaL_argerror(L, 2, "option 'table' must be a table from "
+                          "konane.hashtable");
+    if (lk_opt_get(L, 2, "hash_mb") != LUA_TNIL)
+      luaL_argerror(L, 2, "options 'table' and 'hash_mb' exclude each "
+                          "other (the table has its size)");
+    lua_pop(L, 1);
+    tt = check_table(L, lua_gettop(L))->tt; /* stays on the stack */
+  } else {
+    lua_pop(L, 1);
+  }
   lk_stop_init(L, &sc);
   lk_stop_option(L, 2, &sc);
   lim.stop.fn = lk_stop;
   lim.stop.ud = &sc;
-  tt = kn_tt_new(mb);
-  if (!tt) return luaL_error(L, "solve: not enough memory for a %f MB table",
-                             (lua_Number)mb);
-  rc = kn_solve_threads(g->b, &g->pos, tt, &lim, threads, &r);
-  kn_tt_free(tt);
+  if (tt) {
+    rc = kn_solve_threads(g->b, &g->pos, tt, &lim, threads, &r);
+  } else {
+    tt = kn_tt_new(mb);
+    if (!tt)
+      return luaL_error(L, "solve: not enough memory for a %f MB table",
+                        (lua_Number)mb);
+    rc = kn_solve_threads(g->b, &g->pos, tt, &lim, threads, &r);
+    kn_tt_free(tt);
+  }
   if (rc) return luaL_error(L, "solve: not enough memory");
   if (r.stopped == KN_STOP_USER && !lk_stop_asked(&sc)) return lk_stop_raise(L, &sc);
   lua_createtable(L, 0, 5);

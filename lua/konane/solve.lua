@@ -438,10 +438,11 @@ end
 -- ---------------------------------------------------------------------------------------------
 -- Solving one unit (also what a worker process does)
 
--- Solves the position 'fen' exactly: {win=, move=, nodes=, time=}.
+-- Solves the position 'fen' exactly: {win=, move=, nodes=, time=}. opts: hash_mb (a fresh table
+-- of that size) or table (a konane.hashtable kept between units of one plan), threads.
 function M.solve_unit(fen, variant, opts)
   local g = konane().new { fen = fen, variant = variant }
-  local so = { hash_mb = opts.hash_mb }
+  local so = { hash_mb = not opts.table and opts.hash_mb or nil, table = opts.table }
   if opts.threads and opts.threads > 1 then so.threads = opts.threads end
   local r = g:solve(so)
   if r.win == nil then error("unit not solved: " .. fen, 0) end
@@ -449,15 +450,20 @@ function M.solve_unit(fen, variant, opts)
 end
 
 -- The worker process: reads "solve ID VARIANT HASH_MB THREADS FEN" lines on stdin and answers
--- "@@solve ID win|loss NODES TIME MOVE" on stdout, until end of input.
+-- "@@solve ID win|loss NODES TIME MOVE" on stdout, until end of input. One table serves all the
+-- units of a worker (they come from one plan, so from one board and variant): neighbouring
+-- units share much of their trees.
 function M.worker_main()
+  local table_of = {}
   for line in io.lines() do
     local id, variant, mb, threads, fen = line:match("^solve (%d+) (%S+) ([%d.]+) (%d+) (.+)$")
     if not id then
       io.stderr:write("solve worker: bad request\n")
       os.exit(1)
     end
-    local r = M.solve_unit(fen, variant, { hash_mb = tonumber(mb), threads = tonumber(threads) })
+    local key = variant .. " " .. mb
+    table_of[key] = table_of[key] or konane().hashtable(tonumber(mb))
+    local r = M.solve_unit(fen, variant, { table = table_of[key], threads = tonumber(threads) })
     io.stdout:write(("@@solve %s %s %d %.3f %s\n"):format(id, r.win and "win" or "loss", r.nodes,
       r.time, r.move or "-"))
     io.stdout:flush()
@@ -516,7 +522,13 @@ local function open_run(o)
       end
     end
   else
-    if o.resume then error(dir .. " holds no solve to resume (no " .. M.PLAN_FILE .. ")", 0) end
+    -- The plan follows from size, variant and split, so a journal alone (the small file worth
+    -- keeping under version control) resumes when they are given again; read_journal below
+    -- checks every unit's position against the rebuilt plan.
+    if o.resume and not (file_exists(dir .. "/" .. M.JOURNAL_FILE) and o.rows and o.split) then
+      error(dir .. " holds no solve to resume (no " .. M.PLAN_FILE .. "; with only a journal, "
+        .. "give --size, --variant and --split to rebuild the plan)", 0)
+    end
     if not ((o.rows or o.fen) and o.split) then
       error("a new solve needs --size (or --fen) and --split", 0)
     end

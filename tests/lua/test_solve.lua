@@ -106,6 +106,23 @@ T["unit-split solves and threads agree with the plain solver on late 8x8 positio
   assert(wins > 0 and wins < 12, "both outcomes should occur: " .. wins)
 end
 
+T["g:solve{table=} keeps proved positions for the next solve; table and hash_mb exclude each other"] = function()
+  local t = konane.hashtable(4)
+  local g = konane.new { rows = 5, cols = 6, variant = "free" }
+  local a = g:solve { table = t }
+  local b = g:solve { table = t }
+  assert(a.win == b.win and a.move == b.move)
+  assert(b.nodes < a.nodes / 10, ("second solve %d nodes, first %d"):format(b.nodes, a.nodes))
+  local c = g:solve { table = t, threads = 2 }
+  assert(c.win == a.win and c.move == a.move)
+  local ok, err = pcall(g.solve, g, { table = t, hash_mb = 4 })
+  assert(not ok and tostring(err):find("exclude each other"), tostring(err))
+  ok, err = pcall(g.solve, g, { table = {} })
+  assert(not ok and tostring(err):find("konane.hashtable"), tostring(err))
+  ok, err = pcall(g.solve, g, { threads = 0 })
+  assert(not ok and tostring(err):find("threads"), tostring(err))
+end
+
 T["a run writes plan, journal and proof; status reads them; the result matches the solver"] = function()
   local dir = tmpdir() .. "/run"
   local code, out = cli { "--size", "5x5", "--variant", "free", "--split", "3", "--out", dir,
