@@ -64,6 +64,18 @@ T["a catastrophic pattern match loses on time and the game goes on"] = function(
   loses(rec, "white", "time forfeit")
 end
 
+T["a tournament with one worker goes on past a player stuck in one C call"] = function()
+  local dir = os.tmpname()
+  os.remove(dir)
+  local res = konane.tournament.run { bots = { F .. "ugi_catastrophic.lua", "random" }, rows = 6, cols = 6,
+                                      games = 2, time = 0.5, workers = 1, out = dir, progress = false }
+  assert(res.complete and res.games == 2)
+  for _, r in ipairs(konane.pgn.read_file(dir .. "/games.pgn")) do
+    assert(r.termination == "time forfeit" and r.reason:find("catastrophic", 1, true), tostring(r.reason))
+  end
+  os.execute("rm -rf '" .. dir .. "'")
+end
+
 T["memory bombs fail inside their own address-space limit"] = function()
   -- (the table bomb catches its memory errors and runs to its deadline; the others end on
   -- their first refused allocation, which fresh pages on a loaded machine can delay)

@@ -483,7 +483,13 @@ function Server:run()
       line = self.chan.read()
     end
     if line == false or line == nil then return end
-    if not self:handle(line) then return end
+    -- whatever goes wrong with one command, the engine answers it and keeps serving
+    local ok, more = pcall(self.handle, self, line)
+    if not ok then
+      self:error("internal error: " .. clean(more))
+      more = true
+    end
+    if not more then return end
   end
 end
 
