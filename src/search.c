@@ -158,7 +158,7 @@ static inline int hist_index(const sctx *s, kn_move m) {
 ** the value is meaningless and the caller must unwind.
 */
 static int node(sctx *s, int depth, int alpha, int beta, int ply) {
-  int pvnode = beta - alpha > 1, n, i, best = -INF, oldalpha;
+  int pvnode = beta - alpha > 1, n, i, best = -INF, oldalpha, mob, ext;
   kn_move hm = KN_NOMOVE, bestm = KN_NOMOVE, *mv;
   uint64_t *mk, key;
   int *k;
@@ -168,6 +168,10 @@ static int node(sctx *s, int depth, int alpha, int beta, int ply) {
   s->nodes++;
   if (s->maxnodes && s->nodes >= s->maxnodes) s->stop = KN_STOP_LIMIT;
   if (s->nodes >= s->nextpoll) poll_limits(s);
+  /* helpers look at the shared flag at every node: a main thread waiting
+  ** to join them should not wait for a poll */
+  if (s->id && atomic_load_explicit(&s->sh->stop, memory_order_relaxed))
+    s->stop = KN_STOP_LIMIT;
   if (s->stop) return 0;
   if (ply <= KN_PV_MAX) s->pvlen[ply] = 0;
   if (depth <= 0 || ply >= s->maxply - 1) return leaf(s, ply);
@@ -197,7 +201,11 @@ static int node(sctx *s, int depth, int alpha, int beta, int ply) {
   n = kn_gen_masks(s->b, &s->pos, mv, mk);
   if (n == 0) return -(KN_WIN - ply);
 
-  /* 5. Ordering keys: hash move, killers, then history. */
+  /* 5. Ordering keys: hash move, killers, then history (with MOBORDER:
+  ** the opponent's replies after the move first, fewest first, as the
+  ** solver does, then history). All quiet keys stay below 1 << 28. */
+  mob = (s->o->exp & KN_EXP_MOBORDER) && s->b->narrow && depth >= 2 &&
+        !KN_IS_REMOVAL(mv[0]);
   for (i = 0; i < n; i++) {
     if (mv[i] == hm) {
       k[i] = 1 << 30;
@@ -205,10 +213,17 @@ static int node(sctx *s, int depth, int alpha, int beta, int ply) {
       k[i] = (1 << 29) + 1;
     } else if (mv[i] == s->killer[ply][1]) {
       k[i] = 1 << 29;
+    } else if (mob) {
+      int h = s->hist[hist_index(s, mv[i])] >> 7;
+      int c = kn_count64(s->b, s->pos.occ.w[0] ^ mk[i], s->pos.stm ^ 1);
+      k[i] = ((200 - c) << 19) + (h < (1 << 19) ? h : (1 << 19) - 1);
     } else {
       k[i] = s->hist[hist_index(s, mv[i])];
     }
   }
+  /* A forced move costs no depth (with EXTEND): forced lines are common
+  ** near the end and decide games. */
+  ext = (s->o->exp & KN_EXP_EXTEND) && n == 1 ? 1 : 0;
 
   /* 6. PVS over the moves, best key first (selection: cutoffs come early). */
   oldalpha = alpha;
@@ -229,7 +244,7 @@ static int node(sctx *s, int depth, int alpha, int beta, int ply) {
     mask = mk[i];
     make(s, m, mask);
     if (i == 0) {
-      v = -node(s, depth - 1, -beta, -alpha, ply + 1);
+      v = -node(s, depth - 1 + ext, -beta, -alpha, ply + 1);
     } else {
       /* Late quiet moves first get a reduced null-window look; only
       ** when the horizon cannot reach the end of the game anyway, so

@@ -1,0 +1,257 @@
+-- scripts/tune.lua: fit the built-in evaluation's weights from self-play.
+--
+--   konane scripts/tune.lua [--games N] [--nodes N] [--random K] [--solve-pieces P]
+--                           [--solve-nodes N] [--size RxC] [--variant NAME] [--seed N]
+--                           [--out FILE] [--data FILE]
+--
+-- 1. Self-play: --games games (400) of the engine at --nodes nodes a move (3000, so games are
+--    reproducible and fast) from openings of --random K random plies (6) after the removals; one
+--    move in ten is random, so the positions vary.
+-- 2. Labels: every position after the opening gets its game's result for the side to move; a
+--    position with at most --solve-pieces pieces (20) is solved instead (at most --solve-nodes
+--    nodes, 200000) and gets the exact result when the solver proves one.
+-- 3. Fit: logistic regression P(side to move wins) = 1 / (1 + exp(-sum w_i f_i)) over the
+--    features of g:features() (mobility, movers, tempo, safe, attacked, potential), by Newton's
+--    method with a little L2 regularisation; the weights are scaled so mobility is 100 (the
+--    engine's scale) and rounded.
+-- 4. Output: the weights as a Lua table in --out (lua/konane/weights/tuned.lua), which
+--    `alphabeta:weights=FILE` and g:search{weights = dofile(FILE)} load; --data writes the
+--    labelled positions (fen, label, features) as CSV for other tools.
+--
+-- Prints the data size, the time taken and the fitted weights with their standard errors.
+
+local konane = require "konane"
+
+local function usage(msg)
+  if msg then io.stderr:write("tune.lua: ", msg, "\n") end
+  io.stderr:write("usage: konane scripts/tune.lua [--games N] [--nodes N] [--random K] " ..
+    "[--solve-pieces P] [--solve-nodes N] [--size RxC] [--variant NAME] [--seed N] " ..
+    "[--out FILE] [--data FILE]\n")
+  os.exit(msg and 2 or 0)
+end
+
+local opts = { games = 400, nodes = 3000, random = 6, ["solve-pieces"] = 20,
+               ["solve-nodes"] = 200000, size = "8x8", variant = "brainking", seed = 1,
+               out = "lua/konane/weights/tuned.lua" }
+local NUMERIC = { games = true, nodes = true, random = true, ["solve-pieces"] = true,
+                  ["solve-nodes"] = true, seed = true }
+do
+  local i = 1
+  while i <= #arg do
+    local a = arg[i]
+    if a == "-h" or a == "--help" then usage() end
+    local k, v = a:match("^%-%-([%w-]+)=(.*)$")
+    if not k then
+      k = a:match("^%-%-([%w-]+)$")
+      if not k then usage("unexpected argument '" .. a .. "'") end
+      i = i + 1
+      v = arg[i]
+    end
+    if opts[k] == nil and k ~= "data" then usage("unknown option --" .. k) end
+    if v == nil then usage("--" .. k .. " needs a value") end
+    if NUMERIC[k] then
+      local n = math.tointeger(tonumber(v))
+      if not n or n < 0 then usage("--" .. k .. " must be a whole number >= 0") end
+      v = n
+    end
+    opts[k] = v
+    i = i + 1
+  end
+end
+local rows, cols = opts.size:match("^(%d+)x(%d+)$")
+if not rows then usage("--size must look like 8x8") end
+rows, cols = tonumber(rows), tonumber(cols)
+
+local NAMES = { "mobility", "movers", "tempo", "safe", "attacked", "potential" }
+local clock = konane.core.clock
+local t_start = clock()
+local rng = require("konane.bot").rng(opts.seed)
+local tty = konane.core.isatty and konane.core.isatty(2)
+
+local function progress(fmt, ...)
+  if tty then io.stderr:write("\r", string.format(fmt, ...), "\027[K") end
+end
+
+-- 1 and 2: games and labels.
+local data = {} -- { f = {...}, y = 0/1, fen = }
+local solved, proved = 0, 0
+local table_ = konane.hashtable(16)
+for game_no = 1, opts.games do
+  local g = konane.new { rows = rows, cols = cols, variant = opts.variant }
+  while g:phase() ~= "jump" and not g:over() do
+    local ms = g:moves()
+    g:play(ms[rng(#ms)])
+  end
+  for _ = 1, opts.random do
+    if g:over() then break end
+    local ms = g:moves()
+    g:play(ms[rng(#ms)])
+  end
+  local positions = {}
+  while not g:over() do
+    positions[#positions + 1] = { fen = g:fen(), f = g:features(), turn = g:turn() }
+    local m
+    if rng(10) == 1 then
+      local ms = g:moves()
+      m = ms[rng(#ms)]
+    else
+      m = g:search { nodes = opts.nodes, table = table_ }.move
+    end
+    g:play(m)
+  end
+  local winner = g:winner()
+  for _, p in ipairs(positions) do
+    local y = p.turn == winner and 1 or 0
+    local pos = konane.new { fen = p.fen, variant = "free" }
+    if pos:count("black") + pos:count("white") <= opts["solve-pieces"] then
+      solved = solved + 1
+      local r = pos:solve { nodes = opts["solve-nodes"] }
+      if r.win ~= nil then
+        proved = proved + 1
+        y = r.win and 1 or 0
+      end
+    end
+    local f = {}
+    for i, name in ipairs(NAMES) do f[i] = p.f[name] end
+    data[#data + 1] = { f = f, y = y, fen = p.fen }
+  end
+  progress("game %d/%d, %d positions", game_no, opts.games, #data)
+end
+progress("")
+if tty then io.stderr:write("\r") end
+local t_games = clock() - t_start
+
+-- 3. Newton's method on the L2-regularised log-likelihood.
+local K = #NAMES
+local w = {}
+for i = 1, K do w[i] = 0 end
+local LAMBDA = 1e-3 * #data
+
+local function solve_linear(A, b)
+  local n = #b
+  local M = {}
+  for i = 1, n do
+    M[i] = {}
+    for j = 1, n do M[i][j] = A[i][j] end
+    M[i][n + 1] = b[i]
+  end
+  for c = 1, n do
+    local p = c
+    for r = c + 1, n do if math.abs(M[r][c]) > math.abs(M[p][c]) then p = r end end
+    M[c], M[p] = M[p], M[c]
+    local d = M[c][c]
+    if math.abs(d) < 1e-12 then error("singular system: a feature never varies") end
+    for r = 1, n do
+      if r ~= c then
+        local f = M[r][c] / d
+        for j = c, n + 1 do M[r][j] = M[r][j] - f * M[c][j] end
+      end
+    end
+  end
+  local x = {}
+  for i = 1, n do x[i] = M[i][n + 1] / M[i][i] end
+  return x
+end
+
+local H
+for _ = 1, 25 do
+  local grad = {}
+  H = {}
+  for i = 1, K do
+    grad[i] = -LAMBDA * w[i]
+    H[i] = {}
+    for j = 1, K do H[i][j] = i == j and LAMBDA or 0 end
+  end
+  for _, d in ipairs(data) do
+    local z = 0
+    for i = 1, K do z = z + w[i] * d.f[i] end
+    local p = 1 / (1 + math.exp(-z))
+    local r, v = d.y - p, p * (1 - p)
+    for i = 1, K do
+      local fi = d.f[i]
+      if fi ~= 0 then
+        grad[i] = grad[i] + r * fi
+        local Hi = H[i]
+        for j = 1, K do Hi[j] = Hi[j] + v * fi * d.f[j] end
+      end
+    end
+  end
+  local step = solve_linear(H, grad)
+  local size = 0
+  for i = 1, K do
+    w[i] = w[i] + step[i]
+    size = math.max(size, math.abs(step[i]))
+  end
+  if size < 1e-7 then break end
+end
+
+-- Standard errors from the inverse Hessian (column by column).
+local se = {}
+for i = 1, K do
+  local e = {}
+  for j = 1, K do e[j] = i == j and 1 or 0 end
+  se[i] = math.sqrt(math.max(solve_linear(H, e)[i], 0))
+end
+
+local loss, correct = 0, 0
+for _, d in ipairs(data) do
+  local z = 0
+  for i = 1, K do z = z + w[i] * d.f[i] end
+  local p = 1 / (1 + math.exp(-z))
+  loss = loss - (d.y == 1 and math.log(p + 1e-12) or math.log(1 - p + 1e-12))
+  if (p > 0.5) == (d.y == 1) then correct = correct + 1 end
+end
+
+-- 4. Scale to the engine's units (mobility = 100) and write.
+local scale = 100 / w[1]
+local weights = {}
+for i, name in ipairs(NAMES) do
+  local v = w[i] * scale
+  weights[name] = math.floor(v + 0.5)
+  if weights[name] > 10000 then weights[name] = 10000 end
+  if weights[name] < -10000 then weights[name] = -10000 end
+end
+
+local elapsed = clock() - t_start
+print(string.format("data: %d games, %d positions (%d solved by the engine's solver, %d proved)",
+  opts.games, #data, solved, proved))
+print(string.format("time: %.1f s (games and labels %.1f s, fit %.1f s)", elapsed, t_games,
+  elapsed - t_games))
+print(string.format("fit: mean log loss %.4f, %.1f%% of results predicted", loss / #data,
+  100 * correct / #data))
+for i, name in ipairs(NAMES) do
+  print(string.format("  %-10s %6d   (logistic %.4f +- %.4f)", name, weights[name], w[i], 1.96 * se[i]))
+end
+
+local function write_file(path, text)
+  local f, err = io.open(path, "w")
+  if not f then error("cannot write " .. path .. ": " .. tostring(err), 0) end
+  local ok, werr = f:write(text)
+  if not ok then error("cannot write " .. path .. ": " .. tostring(werr), 0) end
+  ok, werr = f:close()
+  if not ok then error("cannot write " .. path .. ": " .. tostring(werr), 0) end
+end
+
+local lines = { string.format("-- weights fitted by scripts/tune.lua: %d games at %d nodes a move, %d positions,",
+  opts.games, opts.nodes, #data),
+  string.format("-- %s %s, seed %d (%.0f s). Load with alphabeta:weights=FILE or dofile.",
+    opts.size, opts.variant, opts.seed, elapsed), "return {" }
+for _, name in ipairs(NAMES) do lines[#lines + 1] = string.format("  %s = %d,", name, weights[name]) end
+lines[#lines + 1] = "}\n"
+local ok, err = pcall(write_file, opts.out, table.concat(lines, "\n"))
+if not ok then
+  io.stderr:write("tune.lua: ", err, "\n")
+  os.exit(1)
+end
+print("weights written to " .. opts.out)
+
+if opts.data then
+  local out = { "fen,label," .. table.concat(NAMES, ",") }
+  for _, d in ipairs(data) do out[#out + 1] = string.format("%s,%d,%s", d.fen, d.y, table.concat(d.f, ",")) end
+  ok, err = pcall(write_file, opts.data, table.concat(out, "\n") .. "\n")
+  if not ok then
+    io.stderr:write("tune.lua: ", err, "\n")
+    os.exit(1)
+  end
+  print("data written to " .. opts.data)
+end
