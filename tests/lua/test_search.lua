@@ -317,4 +317,53 @@ T["wide boards search, solve and run mcts"] = function()
   assert(is_legal(g, g:solve { nodes = 2000 }.move))
 end
 
+T["g:features gives the evaluation's terms; every weight changes the score"] = function()
+  local g = midgame()
+  local f = g:features()
+  for _, k in ipairs { "mobility", "movers", "tempo", "safe", "attacked", "potential" } do
+    assert(math.type(f[k]) == "integer", k)
+  end
+  assert(f.tempo == 1 and f.mobility == g:nmoves() - g:nmoves(g:turn() == "black" and "white" or "black"))
+  -- a depth-1 search returns the best child's evaluation: weights are used
+  local zero = { mobility = 0, movers = 0, tempo = 0, safe = 0, attacked = 0, potential = 0 }
+  assert(g:search { depth = 1, weights = zero, table = konane.hashtable(0) }.score == 0)
+  for k in pairs(zero) do
+    local w = {}
+    for k2, v in pairs(zero) do w[k2] = v end
+    w[k] = 1000
+    local c = g:clone()
+    local r = c:search { depth = 1, weights = w, table = konane.hashtable(0) }
+    c:play(r.move)
+    local cf = c:features()
+    assert(r.score == -1000 * cf[k], k)
+  end
+  expect_error("known: mobility, movers, tempo, safe, attacked, potential", g.search, g,
+    { weights = { speed = 1 } })
+end
+
+T["scripts/tune.lua fits weights that the alphabeta bot loads"] = function()
+  local build = os.getenv("KONANE_BUILD") or "build"
+  local out = os.tmpname()
+  local p = io.popen(build .. "/konane scripts/tune.lua --games 4 --nodes 300 --solve-pieces 12 --out "
+    .. out .. " 2>&1; echo rc=$?")
+  local text = p:read("a")
+  p:close()
+  assert(text:find("rc=0"), text)
+  assert(text:find("data: 4 games, %d+ positions"), text)
+  local w = require("konane.bots.alphabeta").load_weights(out)
+  assert(w.mobility == 100 and math.type(w.potential) == "integer", text)
+  local bot = konane.bot { name = "t", choose = function() end } and require("konane.bots.alphabeta")
+    .new { depth = 2, weights = out }
+  local g = midgame()
+  assert(is_legal(g, bot:choose(g:clone(), {})))
+  os.remove(out)
+  -- the shipped set by name, and errors
+  assert(konane.bot("alphabeta:weights=tuned,depth=1"))
+  expect_error("no weights set 'nope'", konane.bot, "alphabeta:weights=nope")
+  p = io.popen(build .. "/konane scripts/tune.lua --games x 2>&1; echo rc=$?")
+  text = p:read("a")
+  p:close()
+  assert(text:find("whole number") and text:find("rc=2"), text)
+end
+
 return T

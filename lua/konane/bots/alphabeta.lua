@@ -2,7 +2,9 @@
 -- Options: depth, time (seconds per move), nodes, threads, hash_mb, eval (a Lua function(game)
 -- -> score for the side to move, 100 = one move of mobility), the evaluation weights mobility,
 -- movers and tempo (each an option of its own, so "alphabeta:depth=6,mobility=120" works in a
--- spec string; or weights = {mobility=, movers=, tempo=} in a table), experiment (bits of
+-- spec string; or weights = {mobility=, movers=, ...} in a table, or weights = "NAME": the set
+-- lua/konane/weights/NAME.lua, or weights = "path/file.lua": a Lua file returning such a table,
+-- as scripts/tune.lua writes), experiment (bits of
 -- g:search's experimental switches, for matches). The bot keeps one transposition table for all
 -- its moves. The time per move is bounded by the move's limit (konane.bot.budget); with a game
 -- clock the engine plans its own time from the time left and the increment (stopping early on a
@@ -13,7 +15,7 @@ local bot_util = require("konane.bot")
 local M = {
   description = "alpha-beta search of the engine (depth, time, nodes, eval, weights)",
   options = { "depth", "time", "nodes", "threads", "hash_mb", "eval", "weights", "mobility",
-              "movers", "tempo", "experiment", "seed" },
+              "movers", "tempo", "safe", "attacked", "potential", "experiment", "seed" },
 }
 
 local function now()
@@ -83,17 +85,44 @@ function M.lua_search(game, limits)
   return result
 end
 
--- The weights table from the options: weights = {...} and/or the single weight options.
+local WEIGHTS = { "mobility", "movers", "tempo", "safe", "attacked", "potential" }
+
+--- load_weights(name_or_path) -> table
+-- Reads a weights file: Lua text returning {name = number, ...} (run with an empty environment,
+-- so it can only compute its table). A bare name (no '/', no '.lua') is a set shipped in
+-- lua/konane/weights/, found on package.path. Raises with the file and the reason.
+function M.load_weights(path)
+  if path:match("^[%w_%-]+$") then
+    local found = package.searchpath("konane.weights." .. path, package.path)
+    if not found then
+      error(("bad option weights for bot 'alphabeta' (no weights set '%s' in konane/weights/)")
+        :format(path), 0)
+    end
+    path = found
+  end
+  local chunk, err = loadfile(path, "t", {})
+  if not chunk then error("bad option weights for bot 'alphabeta' (" .. tostring(err) .. ")", 0) end
+  local ok, w = pcall(chunk)
+  if not ok or type(w) ~= "table" then
+    error(("bad option weights for bot 'alphabeta' (%s does not return a table%s)"):format(path,
+      ok and "" or ": " .. tostring(w)), 0)
+  end
+  return w
+end
+
+-- The weights table from the options: weights = {...} or "FILE", and/or the single weight options.
 local function weights_of(opts)
   local w
   if opts.weights ~= nil then
-    if type(opts.weights) ~= "table" then
-      error("bad option weights for bot 'alphabeta' (a table {mobility=, movers=, tempo=} expected)", 4)
+    local src = opts.weights
+    if type(src) == "string" then src = M.load_weights(src) end
+    if type(src) ~= "table" then
+      error("bad option weights for bot 'alphabeta' (a table {mobility=, movers=, ...} or a file name expected)", 4)
     end
     w = {}
-    for k, v in pairs(opts.weights) do w[k] = v end
+    for k, v in pairs(src) do w[k] = v end
   end
-  for _, k in ipairs { "mobility", "movers", "tempo" } do
+  for _, k in ipairs(WEIGHTS) do
     if opts[k] ~= nil then
       w = w or {}
       w[k] = opts[k]
@@ -117,7 +146,7 @@ function M.new(opts)
       error(string.format("bad option %s for bot 'alphabeta' (a whole number expected)", k), 3)
     end
   end
-  for _, k in ipairs { "mobility", "movers", "tempo" } do
+  for _, k in ipairs(WEIGHTS) do
     bot_util.check_number(opts, k, "alphabeta")
   end
   if opts.eval ~= nil and type(opts.eval) ~= "function" then
