@@ -271,11 +271,13 @@ static ltable *push_table(lua_State *L, double mb) {
   return t;
 }
 
-/* konane.hashtable([mb]) -> a table to share among searches (16 MB). */
+/* konane.hashtable([mb]) -> a table to share among searches (16 MB).
+** Its memory is mapped now (cleared), not during the first searches:
+** fresh pages can be slow to map, and a timed move should not pay. */
 static int l_hashtable(lua_State *L) {
   double mb = luaL_optnumber(L, 1, 16);
   luaL_argcheck(L, mb >= 0 && mb <= 65536, 1, "size must be 0 to 65536 MB");
-  push_table(L, mb);
+  kn_tt_clear(push_table(L, mb)->tt);
   return 1;
 }
 

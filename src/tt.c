@@ -9,9 +9,6 @@
 #if defined(__linux__) && !defined(_DEFAULT_SOURCE)
 #define _DEFAULT_SOURCE /* madvise */
 #endif
-#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
-#define _DEFAULT_SOURCE /* madvise */
-#endif
 #include "tt.h"
 
 #include <stdlib.h>
@@ -21,9 +18,6 @@
 #endif
 
 #define HUGE_PAGE ((size_t)2 << 20)
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 
 #define LOAD(x) atomic_load_explicit(&(x), memory_order_relaxed)
 #define STORE(x, v) atomic_store_explicit(&(x), (v), memory_order_relaxed)
@@ -76,6 +70,26 @@ size_t kn_tt_bytes(double mb) {
   return buckets * KN_TT_BUCKET * sizeof(kn_tt_slot);
 }
 
+/* The slots' memory, zeroed: calloc (fresh pages cost nothing until
+** touched), aligned by hand to huge pages for tables of 2 MB and more and
+** (on Linux) asked to use them: a random probe then costs one TLB entry
+** per 2 MB instead of per 4 KB (the solver spends most of its time on
+** probes), and a first touch maps 2 MB at once (fresh 4 KB pages cost up
+** to 70 us each on some virtual machines: 0.3 s for 16 MB). Nothing is
+** zeroed up front, so a short g:solve does not pay for its whole table;
+** kn_tt_clear maps everything at once for callers that want that. */
+static kn_tt_slot *slots_alloc(size_t bytes, void **raw) {
+  uintptr_t a;
+  if (bytes < HUGE_PAGE) return *raw = calloc(1, bytes);
+  *raw = calloc(1, bytes + HUGE_PAGE);
+  if (!*raw) return NULL;
+  a = ((uintptr_t)*raw + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  madvise((void *)a, bytes, MADV_HUGEPAGE); /* a hint: failure is harmless */
+#endif
+  return (kn_tt_slot *)a;
+}
+
 /* Creates a table of about 'mb' megabytes (see kn_tt_bytes); returns
 ** NULL when out of memory. A size of 0 still gives a one-bucket table,
 ** so callers never need a "no table" path. All-zero words are empty
@@ -84,20 +98,7 @@ kn_tt *kn_tt_new(double mb) {
   size_t bytes = kn_tt_bytes(mb);
   kn_tt *tt = malloc(sizeof *tt);
   if (!tt) return NULL;
-  tt->e = NULL;
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  /* Tables of 2 MB or more go on huge pages where the kernel allows: a
-  ** random probe then costs one TLB entry per 2 MB instead of per 4 KB
-  ** (the solver spends most of its time waiting on table probes). */
-  if (bytes >= ((size_t)2 << 20)) {
-    tt->e = aligned_alloc((size_t)2 << 20, bytes);
-    if (tt->e) {
-      madvise(tt->e, bytes, MADV_HUGEPAGE);
-      memset(tt->e, 0, bytes);
-    }
-  }
-#endif
-  if (!tt->e) tt->e = calloc(1, bytes);
+  tt->e = slots_alloc(bytes, &tt->raw);
   if (!tt->e) {
     free(tt);
     return NULL;
@@ -110,7 +111,7 @@ kn_tt *kn_tt_new(double mb) {
 
 void kn_tt_free(kn_tt *tt) {
   if (!tt) return;
-  free(tt->e);
+  free(tt->raw);
   free(tt);
 }
 
