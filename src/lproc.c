@@ -11,6 +11,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
@@ -240,8 +241,18 @@ static int l_spawn(lua_State *L) {
     if (fds[1] > 2) close(fds[1]);
     if (errfd > 2 && errfd != fds[1]) close(errfd);
     if (memory > 0) {
+#if defined(__SANITIZE_ADDRESS__)
+      /* a sanitizer build reserves terabytes of shadow memory: no RLIMIT_AS
+      ** there; its allocator is told the budget instead (test builds only) */
+      char opts[160];
+      snprintf(opts, sizeof opts,
+               "allocator_may_return_null=1:max_allocation_size_mb=%.0f:"
+               "soft_rss_limit_mb=%.0f", memory / 1048576.0, memory / 1048576.0);
+      setenv("ASAN_OPTIONS", opts, 1);
+#else
       struct rlimit as = {(rlim_t)memory, (rlim_t)memory};
       setrlimit(RLIMIT_AS, &as);
+#endif
     }
     if (cpu > 0) {
       struct rlimit c = {(rlim_t)cpu, (rlim_t)cpu + 1};
