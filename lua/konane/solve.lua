@@ -452,10 +452,33 @@ end
 -- The worker process: reads "solve ID VARIANT HASH_MB THREADS FEN" lines on stdin and answers
 -- "@@solve ID win|loss NODES TIME MOVE" on stdout, until end of input. One table serves all the
 -- units of a worker (they come from one plan, so from one board and variant): neighbouring
--- units share much of their trees.
+-- units share much of their trees. While solving it watches stdin: end of input means the
+-- parent is gone (even by kill -9), and the worker stops at once instead of finishing a unit
+-- nobody will record.
 function M.worker_main()
-  local table_of = {}
-  for line in io.lines() do
+  local table_of, buf, eof = {}, "", false
+  local function fill(timeout)
+    local got = core.fd_read(0, timeout)
+    if got == nil then eof = true else buf = buf .. got end
+  end
+  local next_look = 0
+  local function parent_gone()
+    local now = core.clock()
+    if now >= next_look then
+      next_look = now + 0.2
+      fill(0)
+    end
+    return eof
+  end
+  while true do
+    local line
+    while true do
+      line = buf:match("^([^\n]*)\n")
+      if line or eof then break end
+      fill(-1)
+    end
+    if not line then return end
+    buf = buf:sub(#line + 2)
     local id, variant, mb, threads, fen = line:match("^solve (%d+) (%S+) ([%d.]+) (%d+) (.+)$")
     if not id then
       io.stderr:write("solve worker: bad request\n")
@@ -463,7 +486,10 @@ function M.worker_main()
     end
     local key = variant .. " " .. mb
     table_of[key] = table_of[key] or konane().hashtable(tonumber(mb))
-    local r = M.solve_unit(fen, variant, { table = table_of[key], threads = tonumber(threads) })
+    local g = konane().new { fen = fen, variant = variant }
+    local r = g:solve { table = table_of[key], threads = tonumber(threads), stop = parent_gone }
+    if eof then return end
+    if r.win == nil then error("unit not solved: " .. fen, 0) end
     io.stdout:write(("@@solve %s %s %d %.3f %s\n"):format(id, r.win and "win" or "loss", r.nodes,
       r.time, r.move or "-"))
     io.stdout:flush()
