@@ -1,0 +1,105 @@
+-- konane.util: the one place for small helpers every part of the library needs: the clock,
+-- the seeded generator and seed mixing, user-facing error messages, option-table checks.
+-- It requires only konane.core (never konane), so any module may require it.
+
+local M = {}
+
+local core_ok, core = pcall(require, "konane.core")
+if not core_ok then core = nil end
+
+--- now() -> seconds
+-- Seconds on a monotonic wall clock (konane.core.clock, the scale of every deadline in the
+-- library: the bot sandbox, the referee's clocks, search time limits), or os.clock() (CPU time)
+-- when the C module is not loaded. Only differences between two calls mean anything.
+function M.now()
+  if core then return core.clock() end
+  return os.clock()
+end
+
+--- rng(seed) -> function
+-- A small independent pseudo-random generator (splitmix64), so a seeded bot, opening or
+-- schedule gives the same sequence whatever else uses math.random. 'seed' is an integer (a
+-- float is scaled by 1000003 and floored; nil is 0). The function returned gives an integer in
+-- [1, n] when called with n >= 1, a float in [0, 1) when called without argument. The sequence
+-- for a seed is part of the public behaviour (seeded games repeat): do not change it.
+function M.rng(seed)
+  local s = math.tointeger(seed) or math.floor((tonumber(seed) or 0) * 1000003)
+  return function(n)
+    s = s + 0x9E3779B97F4A7C15
+    local z = s
+    z = (z ~ (z >> 30)) * 0xBF58476D1CE4E5B9
+    z = (z ~ (z >> 27)) * 0x94D049BB133111EB
+    z = z ~ (z >> 31)
+    if n then return (z >> 1) % n + 1 end
+    return (z >> 11) * (1.0 / 9007199254740992.0)
+  end
+end
+
+--- mix(a, b) -> integer
+-- A 53-bit non-negative integer hash of two integers (the splitmix64 finaliser), for deriving
+-- independent seeds from one seed and a number (per game, per opening, per worker) so that
+-- each depends only on its inputs.
+function M.mix(a, b)
+  local z = (a * 0x9E3779B97F4A7C15 + b * 0xBF58476D1CE4E5B9 + 0x94D049BB133111EB)
+  z = (z ~ (z >> 30)) * 0xBF58476D1CE4E5B9
+  z = (z ~ (z >> 27)) * 0x94D049BB133111EB
+  z = z ~ (z >> 31)
+  return z >> 11
+end
+
+-- Position prefixes Lua puts before error messages: "file.lua:12: ", "stdin:3: ",
+-- "[string \"...\"]:1: ", "=(command line):1: ".
+local POSITION = {
+  "^[^\n:]-%.lua:%d+: ",
+  "^%[string \"[^\n]-\"%]:%d+: ",
+  "^[%w_%-%.=%(%) ]+:%d+: ",
+}
+
+--- message(err) -> string
+-- The user-facing text of an error value: tostring(err) without the "file:line: " position
+-- prefixes Lua added when it was raised (and re-raised), so a message like
+-- "bot.lua:182: konane.lua:40: unknown bot 'x'" reads "unknown bot 'x'". Text after the first
+-- line (a traceback) is kept as it is. Use it where a person reads the message; keep the raw
+-- error where a developer debugs.
+function M.message(err)
+  local msg = tostring(err)
+  repeat
+    local before = msg
+    for _, pat in ipairs(POSITION) do msg = msg:gsub(pat, "", 1) end
+  until msg == before
+  return msg
+end
+
+--- check_opts(opts, allowed, where [, level])
+-- Raises "WHERE: unknown option 'k' (known: a, b, c)" when the options table 'opts' has a key
+-- not in 'allowed' (a list of names, or a set {name = true}); nil 'opts' has no keys, anything
+-- else but a table raises "WHERE: options must be a table, got T". 'where' names the call
+-- ("konane.new", "bot 'mcts'"). 'level' is error()'s level for the position (default 3: the
+-- caller of the function calling check_opts). Returns opts (or an empty table for nil), so
+-- `opts = util.check_opts(opts, {...}, "x")` reads naturally. The C bindings raise the same
+-- message (lk_opts_check).
+function M.check_opts(opts, allowed, where, level)
+  level = level or 3
+  if opts == nil then return {} end
+  if type(opts) ~= "table" then
+    error(("%s: options must be a table, got %s"):format(where, type(opts)), level)
+  end
+  local set = allowed
+  if allowed[1] ~= nil then
+    set = {}
+    for _, k in ipairs(allowed) do set[k] = true end
+  end
+  for k in pairs(opts) do
+    if not set[k] then
+      local known = {}
+      for name in pairs(set) do known[#known + 1] = tostring(name) end
+      table.sort(known)
+      local key = type(k) == "string" and k or type(k)
+      error(("%s: unknown option '%s' (known: %s)"):format(where, key, table.concat(known, ", ")),
+        level)
+    end
+  end
+  return opts
+end
+
+return M
