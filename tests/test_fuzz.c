@@ -14,13 +14,7 @@
 #include <cmocka.h>
 
 #include "konane.h"
-
-static uint64_t rng(uint64_t *s) {
-  *s ^= *s << 13;
-  *s ^= *s >> 7;
-  *s ^= *s << 17;
-  return *s;
-}
+#include "test_util.h"
 
 static const char *const SEEDS[] = {
     "xoxoxoxo/oxoxoxox/xoxoxoxo/oxoxoxox/xoxoxoxo/oxoxoxox/xoxoxoxo/oxoxoxox b",
@@ -35,12 +29,12 @@ static const char *const SEEDS[] = {
 /* Mutate 'buf' (NUL-terminated, room for 'cap') a few random times. */
 static void mutate(char *buf, size_t cap, uint64_t *s) {
   static const char alphabet[] = "xo.0123456789/ bw-aAzZ\t\n\x01\xff";
-  int edits = 1 + (int)(rng(s) % 4);
+  int edits = 1 + (int)(tu_rand(s) % 4);
   for (int e = 0; e < edits; e++) {
     size_t len = strlen(buf);
-    size_t at = len ? rng(s) % (len + 1) : 0;
-    char c = alphabet[rng(s) % (sizeof alphabet - 1)];
-    switch (rng(s) % 4) {
+    size_t at = len ? tu_rand(s) % (len + 1) : 0;
+    char c = alphabet[tu_rand(s) % (sizeof alphabet - 1)];
+    switch (tu_rand(s) % 4) {
     case 0: /* replace */
       if (at < len) buf[at] = c;
       break;
@@ -65,7 +59,7 @@ static void mutated_position_texts_parse_or_fail_cleanly(void **state) {
   char buf[KN_POS_TEXT + 64], err[256], out[KN_POS_TEXT];
   int parsed = 0, failed = 0;
   for (int i = 0; i < 200000; i++) {
-    snprintf(buf, sizeof buf, "%s", SEEDS[rng(&s) % (sizeof SEEDS / sizeof *SEEDS)]);
+    snprintf(buf, sizeof buf, "%s", SEEDS[tu_rand(&s) % (sizeof SEEDS / sizeof *SEEDS)]);
     mutate(buf, sizeof buf, &s);
     kn_board b;
     kn_pos p;
@@ -99,7 +93,7 @@ static void random_move_texts_parse_or_fail_cleanly(void **state) {
   assert_int_equal(kn_pos_parse(SEEDS[1], &b, &p, err, sizeof err), 0);
   for (int i = 0; i < 200000; i++) {
     kn_move m;
-    snprintf(buf, sizeof buf, "%s", moves[rng(&s) % (sizeof moves / sizeof *moves)]);
+    snprintf(buf, sizeof buf, "%s", moves[tu_rand(&s) % (sizeof moves / sizeof *moves)]);
     mutate(buf, sizeof buf, &s);
     err[0] = '\0';
     if (kn_move_parse(&b, &p, buf, &m, err, sizeof err) == 0) {

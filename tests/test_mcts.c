@@ -16,13 +16,7 @@
 #include "konane.h"
 #include "mcts.h"
 #include "solve.h"
-
-static uint64_t rng_next(uint64_t *s) {
-  uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
+#include "test_util.h"
 
 /* 1 win, 0 loss, -1 too big to solve quickly. */
 static int wins(const kn_board *b, const kn_pos *p, kn_tt *tt) {
@@ -70,9 +64,9 @@ static void finds_the_single_winning_move(void **state) {
     assert_int_equal(kn_board_init(&b, sh[0], sh[1]), 0);
     kn_board_default_first(&b);
     kn_pos_start(&b, &p);
-    plies = sh[0] * sh[1] / 2 + (int)(rng_next(&seed) % 8);
+    plies = sh[0] * sh[1] / 2 + (int)(tu_rand(&seed) % 8);
     for (i = 0; i < plies && (n = kn_gen(&b, &p, mv)) > 0; i++)
-      kn_make(&b, &p, mv[rng_next(&seed) % (uint64_t)n]);
+      kn_make(&b, &p, mv[tu_rand(&seed) % (uint64_t)n]);
     w = only_win(&b, &p, tt, &nm);
     if (w == KN_NOMOVE || nm < 3) continue;
     {
@@ -116,11 +110,6 @@ static void a_seed_and_a_playout_count_give_one_answer(void **state) {
   assert_true(kn_is_legal(&b, &p, r1.move));
 }
 
-static int stop_after(void *ud) {
-  int *n = (int *)ud;
-  return --*n <= 0;
-}
-
 static void limits_and_stop_are_honoured(void **state) {
   kn_board b;
   kn_pos p;
@@ -141,7 +130,7 @@ static void limits_and_stop_are_honoured(void **state) {
   assert_int_equal(r.stopped, KN_STOP_LIMIT);
   assert_true(kn_is_legal(&b, &p, r.move));
   kn_mcts_opts_default(&o);
-  o.lim.stop.fn = stop_after;
+  o.lim.stop.fn = tu_stop_after;
   o.lim.stop.ud = &calls;
   assert_int_equal(kn_mcts(&b, &p, &o, &r), 0);
   assert_int_equal(r.stopped, KN_STOP_USER);

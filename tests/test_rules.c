@@ -13,14 +13,7 @@
 #include <cmocka.h>
 
 #include "konane.h"
-
-/* A small seeded generator so every run plays the same games. */
-static uint64_t rng_next(uint64_t *s) {
-  *s ^= *s << 13;
-  *s ^= *s >> 7;
-  *s ^= *s << 17;
-  return *s;
-}
+#include "test_util.h"
 
 /* 'b' as n x n brainking: corners and centre squares of Black's colour. */
 static void brainking(kn_board *b, int n) {
@@ -70,7 +63,7 @@ static void random_game_checks(const kn_board *b, kn_pos p, uint64_t seed) {
     assert_int_equal(kn_count(b, &p), n);
     assert_true(kn_pos_valid(b, &p));
     if (!n) break;
-    kn_move m = a[rng_next(&seed) % (uint64_t)n];
+    kn_move m = a[tu_rand(&seed) % (uint64_t)n];
     before[ply] = p;
     hist[ply++] = m;
     kn_make(b, &p, m);
@@ -91,7 +84,7 @@ static void check_shapes(const int (*shapes)[2], size_t n, int games,
     kn_board_init(&b, shapes[i][0], shapes[i][1]);
     kn_board_default_first(&b);
     kn_pos_start(&b, &p);
-    for (int g = 0; g < games; g++) random_game_checks(&b, p, rng_next(&seed));
+    for (int g = 0; g < games; g++) random_game_checks(&b, p, tu_rand(&seed));
   }
 }
 
@@ -253,12 +246,12 @@ static void symmetric_positions_have_equal_perft(void **s) {
     assert_int_equal(nsym, sizes[k] % 2 ? 8 : 4);
     for (int g = 0; g < 10; g++) {
       kn_pos_start(&b, &p);
-      int plies = 2 + (int)(rng_next(&seed) % 8);
+      int plies = 2 + (int)(tu_rand(&seed) % 8);
       for (int i = 0; i < plies; i++) {
         kn_move list[KN_MAX_MOVES];
         int n = kn_gen(&b, &p, list);
         if (!n) break;
-        kn_make(&b, &p, list[rng_next(&seed) % (uint64_t)n]);
+        kn_make(&b, &p, list[tu_rand(&seed) % (uint64_t)n]);
       }
       uint64_t want = kn_perft(&b, &p, 4, NULL);
       for (int j = 0; j < nsym; j++) {
@@ -270,17 +263,12 @@ static void symmetric_positions_have_equal_perft(void **s) {
   }
 }
 
-static int stop_now(void *ud) {
-  int *calls = ud;
-  return ++*calls > 2;
-}
-
 static void perft_stops_when_asked(void **s) {
   (void)s;
   kn_board b;
   kn_pos p;
-  int calls = 0;
-  kn_stop st = {stop_now, &calls};
+  int polls = 3;
+  kn_stop st = {tu_stop_after, &polls};
   brainking(&b, 8);
   kn_pos_start(&b, &p);
   kn_pos before = p;

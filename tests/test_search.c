@@ -17,33 +17,11 @@
 #include "konane.h"
 #include "search.h"
 #include "solve.h"
+#include "test_util.h"
 
 static const char *const START8 =
     "xoxoxoxo/oxoxoxox/xoxoxoxo/oxoxoxox/xoxoxoxo/oxoxoxox/xoxoxoxo/"
     "oxoxoxox b";
-
-static uint64_t rng_next(uint64_t *s) {
-  uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-/* 'plies' random moves from the start of a free-opening 'rows' x 'cols'
-** board (stopping early at the end of the game). */
-static void random_pos(kn_board *b, kn_pos *p, int rows, int cols,
-                       int plies, uint64_t *seed) {
-  kn_move mv[KN_MAX_MOVES];
-  int i, n;
-  assert_int_equal(kn_board_init(b, rows, cols), 0);
-  kn_board_default_first(b);
-  kn_pos_start(b, p);
-  for (i = 0; i < plies; i++) {
-    n = kn_gen(b, p, mv);
-    if (n == 0) break;
-    kn_make(b, p, mv[rng_next(seed) % (uint64_t)n]);
-  }
-}
 
 static int solve_truth(const kn_board *b, const kn_pos *p) {
   kn_tt *tt = kn_tt_new(4);
@@ -81,8 +59,8 @@ static void every_table_size_gives_the_same_proved_result(void **state) {
       kn_search_opts o;
       kn_search_result r0, r;
       int truth;
-      random_pos(&b, &p, shapes[s][0], shapes[s][1],
-                 shapes[s][2] + (int)(rng_next(&seed) % 4), &seed);
+      tu_random_pos(&b, &p, shapes[s][0], shapes[s][1],
+                 shapes[s][2] + (int)(tu_rand(&seed) % 4), &seed);
       truth = solve_truth(&b, &p);
       kn_search_opts_default(&o);
       o.lim.depth = kn_bits_count(&p.occ) + 2;
@@ -135,7 +113,7 @@ static void fixed_depth_and_nodes_are_deterministic(void **state) {
   uint64_t seed = 5;
   int i;
   (void)state;
-  random_pos(&b, &p, 8, 8, 12, &seed);
+  tu_random_pos(&b, &p, 8, 8, 12, &seed);
   kn_search_opts_default(&o);
   o.lim.depth = 7;
   search_pos(&b, &p, 4, &o, &r1);
@@ -155,11 +133,6 @@ static void fixed_depth_and_nodes_are_deterministic(void **state) {
   assert_true(r1.move == r2.move);
   assert_int_equal(r1.score, r2.score);
   assert_int_equal(r1.depth, r2.depth);
-}
-
-static int stop_after(void *ud) {
-  int *n = (int *)ud;
-  return --*n <= 0;
 }
 
 static int count_info(void *ud, const kn_search_result *r) {
@@ -213,7 +186,7 @@ static void limits_are_honoured_and_a_move_is_always_returned(void **state) {
   /* the stop callback */
   kn_search_opts_default(&o);
   calls = 2;
-  o.lim.stop.fn = stop_after;
+  o.lim.stop.fn = tu_stop_after;
   o.lim.stop.ud = &calls;
   search_pos(&b, &p, 1, &o, &r);
   assert_int_equal(r.stopped, KN_STOP_USER);
@@ -236,18 +209,18 @@ static void wide_boards_search(void **state) {
   kn_search_result r;
   uint64_t seed = 3;
   (void)state;
-  random_pos(&b, &p, 10, 10, 20, &seed);
+  tu_random_pos(&b, &p, 10, 10, 20, &seed);
   kn_search_opts_default(&o);
   o.lim.depth = 4;
   search_pos(&b, &p, 1, &o, &r);
   assert_int_equal(r.depth, 4);
   assert_true(kn_is_legal(&b, &p, r.move));
-  random_pos(&b, &p, 20, 20, 3, &seed);
+  tu_random_pos(&b, &p, 20, 20, 3, &seed);
   o.lim.depth = 2;
   search_pos(&b, &p, 1, &o, &r);
   assert_true(kn_is_legal(&b, &p, r.move));
   /* the removal phases too */
-  random_pos(&b, &p, 12, 12, 0, &seed);
+  tu_random_pos(&b, &p, 12, 12, 0, &seed);
   search_pos(&b, &p, 1, &o, &r);
   assert_true(kn_is_legal(&b, &p, r.move));
 }
@@ -264,7 +237,7 @@ static void threads_keep_proved_results_exact(void **state) {
     kn_search_opts o;
     kn_search_result r;
     int truth;
-    random_pos(&b, &p, k & 1 ? 6 : 8, k & 1 ? 6 : 8, k & 1 ? 14 : 32, &seed);
+    tu_random_pos(&b, &p, k & 1 ? 6 : 8, k & 1 ? 6 : 8, k & 1 ? 14 : 32, &seed);
     truth = solve_truth(&b, &p);
     kn_search_opts_default(&o);
     o.threads = 1 + k % 4;

@@ -17,6 +17,7 @@
 #include "konane.h"
 #include "search.h"
 #include "solve.h"
+#include "test_util.h"
 
 /* The reference: does the side to move of 'p' win? No tricks at all. */
 static int brute(const kn_board *b, kn_pos *p) {
@@ -45,26 +46,6 @@ static uint64_t tree_size(const kn_board *b, kn_pos *p, uint64_t cap) {
   return t;
 }
 
-static uint64_t rng_next(uint64_t *s) {
-  uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-/* Plays up to 'plies' random moves from the start of 'b' into 'p'. */
-static void random_play(const kn_board *b, kn_pos *p, int plies,
-                        uint64_t *seed) {
-  kn_move mv[KN_MAX_MOVES];
-  int i, n;
-  kn_pos_start(b, p);
-  for (i = 0; i < plies; i++) {
-    n = kn_gen(b, p, mv);
-    if (n == 0) break;
-    kn_make(b, p, mv[rng_next(seed) % (uint64_t)n]);
-  }
-}
-
 /* A late position of a random game on 'b': the earliest one along the
 ** game whose whole tree is under 'cap' nodes (walking back from the end,
 ** where trees only grow). */
@@ -74,7 +55,7 @@ static void late_position(const kn_board *b, kn_pos *p, uint64_t cap,
   int n, len = 0;
   kn_pos_start(b, p);
   while ((n = kn_gen(b, p, mv)) > 0) {
-    line[len] = mv[rng_next(seed) % (uint64_t)n];
+    line[len] = mv[tu_rand(seed) % (uint64_t)n];
     kn_make(b, p, line[len++]);
   }
   while (len > 0) {
@@ -169,7 +150,7 @@ static void solver_matches_brute_force_on_small_boards(void **state) {
     board_free_first(&b, shapes[s][0], shapes[s][1]);
     for (k = 0; k < 16; k++) {
       kn_pos p;
-      random_play(&b, &p, (int)(rng_next(&seed) % 8), &seed);
+      tu_random_play(&b, &p, (int)(tu_rand(&seed) % 8), &seed);
       wins += check_position(&b, &p);
       count++;
     }
@@ -281,11 +262,6 @@ static void known_small_results(void **state) {
   kn_tt_free(tt);
 }
 
-static int stop_after(void *ud) {
-  int *n = (int *)ud;
-  return --*n <= 0;
-}
-
 static void limits_and_stop_are_honoured(void **state) {
   kn_board b;
   kn_pos p;
@@ -315,7 +291,7 @@ static void limits_and_stop_are_honoured(void **state) {
   assert_int_equal(r.win, -1);
   assert_int_equal(r.stopped, KN_STOP_LIMIT);
   memset(&lim, 0, sizeof lim);
-  lim.stop.fn = stop_after;
+  lim.stop.fn = tu_stop_after;
   lim.stop.ud = &calls;
   assert_int_equal(kn_solve(&b, &p, tt, &lim, &r), 0);
   assert_int_equal(r.stopped, KN_STOP_USER);
