@@ -14,12 +14,6 @@ int kn_bits_count(const kn_bits *b) {
   return n;
 }
 
-int kn_bits_empty(const kn_bits *b) {
-  uint64_t x = 0;
-  for (int i = 0; i < KN_WORDS; i++) x |= b->w[i];
-  return x == 0;
-}
-
 int kn_bits_equal(const kn_bits *a, const kn_bits *b) {
   return memcmp(a->w, b->w, sizeof a->w) == 0;
 }

@@ -1,7 +1,8 @@
 /*
 ** engine.h: what search, solver and MCTS share: limits, the clock,
-** a popcount, the random generator. Plain C11 (GCC/Clang builtins when
-** available), no globals.
+** a popcount, the random generator. C11 plus the GCC/Clang bit builtins
+** (__builtin_popcountll, __builtin_ctzll, as everywhere in the core), no
+** globals.
 */
 #ifndef KN_ENGINE_H
 #define KN_ENGINE_H
@@ -40,18 +41,7 @@ double kn_clock(void);
 */
 void kn_limits_poll(const kn_limits *lim, double deadline, int *stop);
 
-static inline int kn_popcount(uint64_t x) {
-#if defined(__GNUC__) || defined(__clang__)
-  return __builtin_popcountll(x);
-#else
-  int c = 0;
-  while (x) {
-    x &= x - 1;
-    c++;
-  }
-  return c;
-#endif
-}
+static inline int kn_popcount(uint64_t x) { return __builtin_popcountll(x); }
 
 /* Narrow boards: the pieces of 'colour' in 'occ' with at least one jump
 ** (evaluation feature and solver move ordering). */
@@ -68,19 +58,6 @@ static inline uint64_t kn_movers64(const kn_board *b, uint64_t occ,
     r |= own & b->jump[d].w[0] & e1 & e2;
   }
   return r;
-}
-
-static inline int kn_ctz(uint64_t x) {
-#if defined(__GNUC__) || defined(__clang__)
-  return __builtin_ctzll(x);
-#else
-  int c = 0;
-  while (!(x & 1)) {
-    x >>= 1;
-    c++;
-  }
-  return c;
-#endif
 }
 
 /* splitmix64: a tiny seeded generator; the state lives with the caller. */

@@ -95,7 +95,7 @@ typedef struct kn_stop {
   void *ud;
 } kn_stop;
 
-/* ---- bits.c: set helpers ---- */
+/* ---- square sets (board.c) ---- */
 static inline int kn_bit(const kn_bits *b, int sq) {
   return (int)((b->w[sq >> 6] >> (sq & 63)) & 1u);
 }
@@ -106,7 +106,6 @@ static inline void kn_clrbit(kn_bits *b, int sq) {
   b->w[sq >> 6] &= ~((uint64_t)1 << (sq & 63));
 }
 int kn_bits_count(const kn_bits *b);
-int kn_bits_empty(const kn_bits *b);
 int kn_bits_equal(const kn_bits *a, const kn_bits *b);
 void kn_bits_clear(kn_bits *b);
 

@@ -1,7 +1,7 @@
 -- Monte Carlo tree search in plain Lua (UCT): grow a tree of positions, pick children by the
 -- UCB1 formula, finish each new position with random moves, and count who won.
 -- Options ("examples/bots/mcts.lua:playouts=500,seed=2"): playouts, time (seconds per move,
--- default 0.2), c (exploration, default 1.4), seed.
+-- default 0.2), c (exploration, default 0.7 as the engine's g:mcts), seed.
 
 local konane = require "konane"
 
@@ -36,7 +36,7 @@ local M = {}
 
 function M.new(opts)
   opts = opts or {}
-  local c = opts.c or 1.4
+  local c = opts.c or 0.7
   local rand = generator(opts.seed)
   return {
     name = "mcts-lua",

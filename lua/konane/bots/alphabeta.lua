@@ -8,82 +8,15 @@
 -- g:search's experimental switches, for matches). The bot keeps one transposition table for all
 -- its moves. The time per move is bounded by the move's limit (konane.bot.budget); with a game
 -- clock the engine plans its own time from the time left and the increment (stopping early on a
--- forced move or a stable best move). Without g:search, a plain Lua negamax stands in.
+-- forced move or a stable best move).
 
 local bot_util = require("konane.bot")
 
 local M = {
   description = "alpha-beta search of the engine (depth, time, nodes, eval, weights)",
   options = { "depth", "time", "nodes", "threads", "hash_mb", "eval", "weights", "mobility",
-              "movers", "tempo", "safe", "attacked", "potential", "experiment", "seed" },
+              "movers", "tempo", "safe", "attacked", "potential", "experiment" },
 }
-
-local function now()
-  local ok, konane = pcall(require, "konane")
-  if ok and konane.core and konane.core.clock then return konane.core.clock() end
-  return os.clock()
-end
-
---- lua_search(game, limits) -> {move=, score=, depth=, nodes=}
--- The stand-in search: iterative deepening negamax with alpha-beta on the mobility difference,
--- within limits.depth plies and limits.time seconds (both optional; without either, depth 4).
--- Moves of the previous iteration's best line are tried first.
-function M.lua_search(game, limits)
-  local max_depth = limits.depth or (limits.time and 64 or 4)
-  local deadline = limits.time and now() + limits.time
-  local eval = limits.eval
-  local nodes = 0
-  local stop = false
-  local WIN = 30000
-
-  local function evaluate(g)
-    if eval then return eval(g) end
-    local mine = g:nmoves()
-    local theirs = g:nmoves(g:turn() == "black" and "white" or "black")
-    return 100 * (mine - theirs)
-  end
-
-  local function negamax(g, depth, alpha, beta, ply)
-    nodes = nodes + 1
-    if deadline and nodes % 256 == 0 and now() > deadline then stop = true end
-    if stop then return 0 end
-    local moves = g:moves()
-    if #moves == 0 then return -WIN + ply end
-    if depth == 0 then return evaluate(g) end
-    local best = -math.huge
-    for _, m in ipairs(moves) do
-      g:play(m)
-      local s = -negamax(g, depth - 1, -beta, -alpha, ply + 1)
-      g:undo()
-      if stop then return 0 end
-      if s > best then best = s end
-      if s > alpha then alpha = s end
-      if alpha >= beta then break end
-    end
-    return best
-  end
-
-  local moves = game:moves()
-  local result = { move = moves[1], score = 0, depth = 0, nodes = 0 }
-  for depth = 1, max_depth do
-    local best, best_move = -math.huge, nil
-    -- the previous best first
-    local order = { result.move }
-    for _, m in ipairs(moves) do if m ~= result.move then order[#order + 1] = m end end
-    for _, m in ipairs(order) do
-      game:play(m)
-      local s = -negamax(game, depth - 1, -math.huge, -best, 1)
-      game:undo()
-      if stop then break end
-      if s > best then best, best_move = s, m end
-    end
-    if stop then break end
-    result.move, result.score, result.depth = best_move, best, depth
-    if math.abs(best) > WIN - 1000 then break end
-  end
-  result.nodes = nodes
-  return result
-end
 
 local WEIGHTS = { "mobility", "movers", "tempo", "safe", "attacked", "potential" }
 
@@ -171,16 +104,12 @@ function M.new(opts)
     if clock.depth or clock.nodes then want = nil end
     if clock.infinite then want = 1e6 end
     local time = bot_util.budget(game_time and { time = clock.time } or clock, want)
-    local r
-    if game.search then
-      r = game:search { depth = depth, time = time, nodes = nodes, table = table_,
-                        game_time = game_time and math.max(game_time - 0.005, 0),
-                        increment = game_time and clock.increment or nil,
-                        threads = opts.threads, experiment = opts.experiment,
-                        eval = opts.eval, weights = weights, info = clock.info, stop = clock.stop }
-    else
-      r = M.lua_search(game, { depth = depth, time = time, eval = opts.eval })
-    end
+    local r = game:search { depth = depth, time = time, nodes = nodes, table = table_,
+                            game_time = game_time and math.max(game_time - 0.005, 0),
+                            increment = game_time and clock.increment or nil,
+                            threads = opts.threads, experiment = opts.experiment,
+                            eval = opts.eval, weights = weights, info = clock.info,
+                            stop = clock.stop }
     return r.move, { score = r.score, depth = r.depth, nodes = r.nodes }
   end
 

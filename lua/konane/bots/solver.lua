@@ -4,18 +4,12 @@
 -- the fallback search), share (fraction of the move time given to the proof; default 0.5).
 
 local bot_util = require("konane.bot")
-local alphabeta = require("konane.bots.alphabeta")
+local util = require("konane.util")
 
 local M = {
   description = "perfect play when a proof is found in time, alpha-beta search otherwise",
   options = { "time", "nodes", "hash_mb", "depth", "share" },
 }
-
-local function now()
-  local ok, konane = pcall(require, "konane")
-  if ok and konane.core and konane.core.clock then return konane.core.clock() end
-  return os.clock()
-end
 
 --- new(opts) -> bot
 function M.new(opts)
@@ -30,7 +24,7 @@ function M.new(opts)
 
   function self.choose(_, game, clock)
     local time = bot_util.budget(clock, opts.time or 1.0)
-    local start = now()
+    local start = util.now()
     local share = opts.share or 0.5
     if game.solve then
       local r = game:solve { time = time * share, nodes = opts.nodes, hash_mb = opts.hash_mb }
@@ -38,15 +32,10 @@ function M.new(opts)
         return r.move, { proof = "win", nodes = r.nodes }
       end
       -- no proof (or a proven loss: the search below still picks the most stubborn move)
-      time = time - (now() - start)
+      time = time - (util.now() - start)
     end
     if time < 0.001 then time = 0.001 end
-    local r
-    if game.search then
-      r = game:search { depth = opts.depth, time = time, hash_mb = opts.hash_mb }
-    else
-      r = alphabeta.lua_search(game, { depth = opts.depth, time = time })
-    end
+    local r = game:search { depth = opts.depth, time = time, hash_mb = opts.hash_mb }
     return r.move, { score = r.score, depth = r.depth, nodes = r.nodes }
   end
 
