@@ -3,6 +3,7 @@
 #   make            build build/konane (host) and build/konane.so (module)
 #   make run        build what is missing, then start the REPL
 #   make test       every test (cmocka core tests + Lua tests); last line: N passed, N failed
+#   make test-slow  the slow checks (full samples of the randomized comparisons; CI runs them)
 #   make asan       the same tests under AddressSanitizer + UBSan (build in build-asan/)
 #   make bench      speed figures (scripts/bench/*.lua)
 #   make install    PREFIX=/usr/local DESTDIR= (the tournament command is PREFIX/bin/
@@ -116,6 +117,12 @@ run: all
 test: all $(TEST_BIN)
 	@KONANE_CFLAGS='$(CFLAGS)' KONANE_LDFLAGS='$(LDFLAGS)' sh scripts/run-tests.sh $(BUILD)
 
+# The slow checks: every Lua test file that reads KONANE_SLOW runs with its
+# full sample (the reference move generator over 300+ positions, ...).
+SLOW_LUA = $(shell grep -l KONANE_SLOW tests/lua/test_*.lua)
+test-slow: all
+	@KONANE_BUILD=$(BUILD) KONANE_SLOW=1 $(HOST) tests/lua/run.lua $(SLOW_LUA)
+
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 asan:
 	$(MAKE) BUILD=build-asan CFLAGS="$(ASAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" test
@@ -146,4 +153,4 @@ clean:
 	rm -rf build build-asan
 
 help:
-	@sed -n '3,10p' Makefile
+	@sed -n '3,11p' Makefile
