@@ -644,6 +644,22 @@ return {
     has(msg, "bad time control \"fast\"")
   end,
 
+  ["in a vs() game a move is never played for the bot; go() lets the bot move"] = function()
+    local g = konane.new()
+    with_game(g, function()
+      cmd("vs")("random:seed=9")
+      repl.typed_move("d5")
+      cmd("back")()
+    end)
+    assert(g:ply() == 1 and g:turn() == "white")
+    local msg = error_of(with_game, g, function() repl.typed_move(g:moves()[1]) end)
+    has(msg, "it is random:seed=9's turn (White): go() lets it move")
+    local out = with_game(g, function() cmd("go")() end)
+    has(out, "random:seed=9 (White) plays")
+    assert(g:ply() == 2 and g:turn() == "black")
+    with_game(g, function() cmd("vs")(false) end)
+  end,
+
   ["konane.<Tab> offers the parts loaded on first use"] = function()
     local old = rawget(_G, "konane")
     rawset(_G, "konane", konane)

@@ -124,6 +124,11 @@ function M.play(move)
       opp.over.reason))
   end
   local mover = g:turn()
+  if opp and opp.game == g and mover == opp.side then
+    -- after Ctrl-C while it thought, or back(): never play a move for the bot's side
+    S.fail(string.format("it is %s's turn (%s): go() lets it move; vs(false) to play both sides",
+      tostring(opp.bot.name or "the bot"), side_name(mover)))
+  end
   local ok, err = pcall(g.play, g, move)
   if not ok then S.fail(S.clean(err)) end
   if opp and opp.game == g and opp.clock and mover ~= opp.side then

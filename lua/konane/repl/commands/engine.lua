@@ -96,11 +96,18 @@ which ends it with the best line found so far. The game is not changed.]],
     name = "go", usage = "go(seconds)", line = "let the engine play a move for the side to move",
     detail = [[
 The engine searches (1 second by default), plays its move and shows the board. Against an
-opponent set by vs(), the opponent then answers as usual.]],
+opponent set by vs(), the opponent then answers as usual; when it is the opponent's own turn
+(after Ctrl-C stopped it, or after back()), go() lets it move.]],
     fn = function(seconds)
       check_seconds(seconds)
       local g = S.game()
       if g:over() then print(match.result_line(g)) return end
+      local opp = S.opponent
+      if opp and opp.game == g and g:turn() == opp.side and not opp.over then
+        match.replies(g)  -- the bot of vs() moves for its side
+        S.show_board(g)
+        return
+      end
       local cb, done = progress("status")
       local ok, r = pcall(search, g, { time = seconds or S.think_time, info = cb })
       done()
