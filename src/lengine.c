@@ -82,7 +82,11 @@ int lk_stop_asked(const lk_stop_ctx *s) {
 }
 
 int lk_stop_raise(lua_State *L, const lk_stop_ctx *s) {
-  if (s->interrupted) return luaL_error(L, "interrupted!");
+  if (s->interrupted) {
+    /* delivered: Lua code that catches it is not interrupted again */
+    if (s->flag) *s->flag = 0;
+    return luaL_error(L, "interrupted!");
+  }
   if (s->fn_failed) return luaL_error(L, "%s", s->why);
   return luaL_error(L, "time limit exceeded");
 }

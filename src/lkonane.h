@@ -103,7 +103,8 @@ int lk_stop_asked(const lk_stop_ctx *s);
 /* A kn_stop callback; 'ud' is a lk_stop_ctx. */
 int lk_stop(void *ud);
 
-/* After a stopped call: raises the reason (the game is already restored). */
+/* After a stopped call: raises the reason (the game is already restored); an
+** interrupt clears the host's flag, so it is delivered once. */
 int lk_stop_raise(lua_State *L, const lk_stop_ctx *s);
 
 /* ---- system (lproc.c) ---- */

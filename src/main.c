@@ -43,10 +43,19 @@ lua_State *host_L = NULL;
 int host_in_repl = 0; /* keep the SIGINT handler between commands */
 const char *host_progname = PROGNAME;
 
-/* The hook set by the SIGINT handler: it removes itself and raises. */
+/*
+** The hook set by the SIGINT handler: it removes itself and raises, unless
+** a long C call has delivered the interrupt already (and cleared the flag).
+** Delivered once, the flag is cleared: Lua code that catches the error goes
+** on without being interrupted again.
+*/
 static void lstop(lua_State *L, lua_Debug *ar) {
   (void)ar;
   lua_sethook(L, NULL, 0, 0);
+  if (!host_interrupted)
+    return;
+  host_interrupted = 0;
+  presses = 0;
   luaL_error(L, "interrupted!");
 }
 
@@ -57,6 +66,8 @@ static void lstop(lua_State *L, lua_Debug *ar) {
 ** prompt only the flag is set; the input loop cancels the line.
 */
 void host_on_sigint(int sig) {
+  if (!host_interrupted)
+    presses = 0;  /* the earlier presses were delivered */
   host_interrupted = 1;
   if (!running)
     return;

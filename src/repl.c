@@ -446,13 +446,45 @@ static char *comp_next(const char *text, int state) {
   return NULL;
 }
 
+/*
+** Is position 'point' of 'line' inside a Lua short string ("..." or '...',
+** with backslash escapes)? Scanning stops at a comment.
+*/
+static int in_string(const char *line, int point) {
+  char quote = 0;
+  int i;
+  for (i = 0; i < point && line[i]; i++) {
+    char c = line[i];
+    if (quote) {
+      if (c == '\\' && i + 1 < point)
+        i++;
+      else if (c == quote)
+        quote = 0;
+    } else if (c == '"' || c == '\'')
+      quote = c;
+    else if (c == '-' && line[i + 1] == '-')
+      break;
+  }
+  return quote != 0;
+}
+
+/*
+** Inside a string the word to complete is a file name: it runs from the
+** opening quote (readline finds it through rl_completer_quote_characters)
+** across '/', so only the quotes break words there.
+*/
+static char *word_break_hook(void) {
+  static char quotes[] = "\"'";
+  return in_string(rl_line_buffer, rl_point) ? quotes : NULL;
+}
+
 static char **complete(const char *text, int start, int end) {
   lua_State *L = host_L;
   int top;
   (void)end;
   rl_completion_append_character = '\0';
   rl_attempted_completion_over = 1;
-  if (start > 0 && (rl_line_buffer[start - 1] == '"' || rl_line_buffer[start - 1] == '\'')) {
+  if (in_string(rl_line_buffer, start)) {
     rl_attempted_completion_over = 0;  /* inside a string: file names */
     return NULL;
   }
@@ -526,6 +558,8 @@ static void setup_readline(void) {
   rl_completion_display_matches_hook = display_matches;
   rl_completer_word_break_characters = word_breaks;
   rl_basic_word_break_characters = word_breaks;
+  rl_completer_quote_characters = "\"'";
+  rl_completion_word_break_hook = word_break_hook;
   /* An ambiguous Tab lists the candidates at once (g:mo -> g:nmoves( g:moves().
      Bound before readline reads ~/.inputrc, so a user's own setting wins. */
   rl_variable_bind("show-all-if-ambiguous", "on");

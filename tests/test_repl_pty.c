@@ -268,6 +268,38 @@ static void tab_completes_methods_through_index(void **state) {
   assert_int_equal(finish(s), 0);
 }
 
+static void tab_completes_file_names_inside_strings(void **state) {
+  Session *s = spawn(0, NULL);
+  char path[400], line[500];
+  FILE *f;
+  (void)state;
+  snprintf(path, sizeof path, "%s/konane-abs-file.pgn", tmp_dir);
+  f = fopen(path, "w");
+  assert_non_null(f);
+  fclose(f);
+  assert_true(expect(s, "> "));
+  /* across '/': the whole string is the file name, not "bo" after the slash */
+  send(s, "open(\"examples/bo\t");
+  assert_true(expect(s, "open(\"examples/bots/"));
+  send(s, "gree\t");
+  assert_true(expect(s, "greedy.lua\""));  /* a file: the string is closed */
+  send(s, "\025");
+  /* an absolute path */
+  snprintf(line, sizeof line, "x = '%s/konane-abs\t", tmp_dir);
+  send(s, line);
+  assert_true(expect(s, "konane-abs-file.pgn'"));
+  send(s, "\025");
+  /* fields loaded on first use are offered before it */
+  send(s, "konane.pg\t");
+  assert_true(expect(s, "konane.pgn"));
+  send(s, "\025konane.tourn\t");
+  assert_true(expect(s, "konane.tournament"));
+  send(s, "\025print('done')\r");
+  assert_true(expect(s, "\ndone\n"));
+  assert_int_equal(finish(s), 0);
+  unlink(path);
+}
+
 static void history_survives_a_restart(void **state) {
   Session *s;
   (void)state;
@@ -321,6 +353,36 @@ static void ctrl_c_stops_a_long_computation_and_keeps_the_game(void **state) {
   assert_true(expect(s, "interrupted!"));
   send(s, "print('alive')\r");
   assert_true(expect(s, "\nalive\n"));
+  assert_int_equal(finish(s), 0);
+}
+
+/*
+** An interrupt is delivered once: Lua code that catches it goes on without
+** being interrupted again (a C call after a Lua loop, Lua code after a C
+** call), and analyze() ends with the best line found so far.
+*/
+static void ctrl_c_is_delivered_once(void **state) {
+  Session *s = spawn(0, NULL);
+  (void)state;
+  assert_true(expect(s, "> "));
+  send(s, "ok, e = pcall(function() print('looping') while true do end end) print('caught', g:perft(3))\r");
+  assert_true(expect(s, "\nlooping\n"));
+  assert_true(absent_for(s, "> ", 300));
+  send(s, "\003");
+  assert_true(expect(s, "caught\t28"));
+  assert_true(expect(s, "> "));
+  send(s, "print('counting') ok, e = pcall(g.perft, g, 40) for i = 1, 3 do print('after', i) end\r");
+  assert_true(expect(s, "\ncounting\n"));
+  assert_true(absent_for(s, "> ", 300));
+  send(s, "\003");
+  assert_true(expect(s, "after\t3"));
+  assert_true(expect(s, "> "));
+  send(s, "analyze()\r");
+  assert_true(expect(s, "depth "));
+  send(s, "\003");
+  assert_true(expect(s, "interrupted; best: "));
+  assert_true(expect(s, "line: "));
+  assert_true(expect(s, "> "));
   assert_int_equal(finish(s), 0);
 }
 
@@ -490,8 +552,10 @@ int main(void) {
       cmocka_unit_test(banner_guides_to_a_game_and_the_prompt_appears),
       cmocka_unit_test(typed_move_shows_the_new_board),
       cmocka_unit_test(tab_completes_methods_through_index),
+      cmocka_unit_test(tab_completes_file_names_inside_strings),
       cmocka_unit_test(history_survives_a_restart),
       cmocka_unit_test(ctrl_c_stops_a_long_computation_and_keeps_the_game),
+      cmocka_unit_test(ctrl_c_is_delivered_once),
       cmocka_unit_test(ctrl_c_at_the_prompt_cancels_the_line),
       cmocka_unit_test(syntax_error_is_reported_and_the_next_command_works),
       cmocka_unit_test(colour_on_a_terminal_unless_no_color),
