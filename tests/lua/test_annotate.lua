@@ -168,6 +168,27 @@ T["scripts/annotate.lua: bad input is a clear error with exit status 2"] = funct
   sh("rm -rf '" .. dir .. "'")
 end
 
+T["the REPL's annotate() prints the same marks as the library"] = function()
+  local before, blunder, g = blunder_line()
+  local game = konane.new { rows = 6, cols = 6, fen = g:start_fen() }
+  for _, m in ipairs(before) do game:play(m) end
+  game:play(blunder)
+  local repl = require "konane.repl"
+  local old = rawget(_G, "g")
+  rawset(_G, "g", game)
+  local out = {}
+  local old_print = print
+  print = function(s) out[#out + 1] = s end
+  local ok, err = pcall(repl.commands.annotate.call, { depth = 40 })
+  print = old_print
+  rawset(_G, "g", old)
+  assert(ok, tostring(err))
+  local start = konane.new { rows = 6, cols = 6, fen = g:start_fen() }
+  local want = annotate.text(annotate.game(game, { depth = 40 }), start:turn())
+  assert(out[1] == want, tostring(out[1]) .. "\n" .. want)
+  assert(out[1]:find(blunder .. "?? (#", 1, true), out[1])
+end
+
 T["annotate rejects unknown options"] = function()
   local ok, err = pcall(annotate.game, konane.new(), { dpth = 3 })
   assert(not ok and tostring(err):find("bad option 'dpth'", 1, true), tostring(err))

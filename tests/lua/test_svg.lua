@@ -235,4 +235,25 @@ T["write saves the board and reports a failed write"] = function()
   assert(not ok and err:find("nonexistent", 1, true))
 end
 
+T["the REPL's svg(path) writes the current game's board"] = function()
+  local repl = require "konane.repl"
+  local old = rawget(_G, "g")
+  local g = game_after(LINE)
+  rawset(_G, "g", g)
+  local path = os.tmpname()
+  local old_print, said = print, nil
+  print = function(s) said = s end
+  local ok, err = pcall(repl.commands.svg.call, path, { flip = true })
+  print = old_print
+  rawset(_G, "g", old)
+  assert(ok, tostring(err))
+  assert(said == "saved the position to " .. path, said)
+  local f = assert(io.open(path))
+  local text = f:read("a")
+  f:close()
+  os.remove(path)
+  assert(text == g:svg { flip = true } .. "\n")
+  assert(not pcall(repl.commands.svg.call, "/nonexistent-dir/x.svg"))
+end
+
 return T

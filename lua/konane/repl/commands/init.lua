@@ -14,7 +14,7 @@ local S = require("konane.repl.session")
 
 local M = {}
 
-M.GROUPS = { "game", "engine", "cgt", "vs", "records", "help" }
+M.GROUPS = { "game", "engine", "cgt", "vs", "records", "pictures", "help" }
 
 M.list = {}     -- the commands in help order
 M.by_name = {}  -- name -> command
