@@ -237,7 +237,7 @@ local GAME_LIST = [[
 <span id="gcount" class="note"></span></div>
 <table id="glist"><thead><tr><th>Game</th><th>Round</th><th class="l">Black</th>
 <th class="l">White</th><th>Result</th><th>Plies</th><th class="l">Termination</th></tr></thead>
-<tbody></tbody></table></section>
+<tbody></tbody></table><button id="gmore" type="button">show more</button></section>
 ]]
 
 --- build(dir) -> html, or nil and a message: the report of the tournament in 'dir'.

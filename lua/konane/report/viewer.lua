@@ -61,6 +61,7 @@ figure{margin:0}figcaption{max-width:520px}
 .filters label{font-size:14px;color:#444}
 .filters select{font:inherit;font-size:14px}
 #glist{max-height:360px;overflow:auto;display:block;border:1px solid #eee}
+#gmore{margin-top:6px;font:inherit;font-size:14px}
 #glist tbody tr{cursor:pointer}
 #glist tbody tr:hover{background:#eef3ff}
 #glist tbody tr.cur{background:#dbe6fb}
@@ -223,28 +224,36 @@ function selftest(){
   document.body.setAttribute('data-selftest',r);return r;
 }
 
-// ---- the game list and its filters (report only)
+// ---- the game list and its filters (report only): rows for the first matches only, more on
+// request, so a page of thousands of games stays light
 function gameList(){
   var t=document.getElementById('glist');if(!t)return;
-  var rows=[];
-  D.games.forEach(function(g,i){
-    rows.push('<tr data-gi="'+i+'"><td>'+g.n+'</td><td>'+esc(g.rd||'')+'</td><td class="l">'+esc(botName(g.b))+'</td><td class="l">'+esc(botName(g.w))+
-      '</td><td>'+esc(g.r)+'</td><td>'+(g.m?g.m.split(' ').length:0)+'</td><td class="l">'+esc(g.t)+'</td></tr>');});
-  t.querySelector('tbody').innerHTML=rows.join('');
-  var fb=document.getElementById('fbot'),fr=document.getElementById('fres'),ft=document.getElementById('fterm');
+  var body=t.querySelector('tbody'),limit=100,match=[];
+  var fb=document.getElementById('fbot'),fr=document.getElementById('fres'),ft=document.getElementById('fterm'),more=document.getElementById('gmore');
   D.bots.forEach(function(b,i){var o=document.createElement('option');o.value=String(i);o.textContent=b;fb.appendChild(o);});
   var terms={};D.games.forEach(function(g){terms[g.t]=(terms[g.t]||0)+1;});
   Object.keys(terms).sort().forEach(function(k){var o=document.createElement('option');o.value=k;o.textContent=k+' ('+terms[k]+')';ft.appendChild(o);});
-  function filter(){
-    var b=fb.value,r=fr.value,tm=ft.value,shown=0;
-    t.querySelectorAll('tbody tr').forEach(function(tr){var g=D.games[+tr.getAttribute('data-gi')],ok=true;
-      if(b!==''){var bi=+b;if(r==='win')ok=(g.r==='1-0'&&g.b===bi)||(g.r==='0-1'&&g.w===bi);else if(r==='loss')ok=(g.r==='1-0'&&g.w===bi)||(g.r==='0-1'&&g.b===bi);else ok=g.b===bi||g.w===bi;}
-      if(ok&&(r==='1-0'||r==='0-1'||r==='*'))ok=g.r===r;
-      if(ok&&tm!=='')ok=g.t===tm;
-      tr.style.display=ok?'':'none';if(ok)shown++;});
-    document.getElementById('gcount').textContent=shown+' of '+D.games.length+' games';
+  function keep(g){
+    var b=fb.value,r=fr.value,tm=ft.value,ok=true;
+    if(b!==''){var bi=+b;if(r==='win')ok=(g.r==='1-0'&&g.b===bi)||(g.r==='0-1'&&g.w===bi);else if(r==='loss')ok=(g.r==='1-0'&&g.w===bi)||(g.r==='0-1'&&g.b===bi);else ok=g.b===bi||g.w===bi;}
+    if(ok&&(r==='1-0'||r==='0-1'||r==='*'))ok=g.r===r;
+    if(ok&&tm!=='')ok=g.t===tm;
+    return ok;
   }
-  [fb,fr,ft].forEach(function(s){s.addEventListener('change',filter);});filter();
+  function render(){
+    var rows=[];
+    match.slice(0,limit).forEach(function(i){var g=D.games[i];
+      rows.push('<tr data-gi="'+i+'"'+(i===cur.gi?' class="cur"':'')+'><td>'+g.n+'</td><td>'+esc(g.rd||'')+'</td><td class="l">'+esc(botName(g.b))+'</td><td class="l">'+esc(botName(g.w))+
+        '</td><td>'+esc(g.r)+'</td><td>'+(g.m?g.m.split(' ').length:0)+'</td><td class="l">'+esc(g.t)+'</td></tr>');});
+    body.innerHTML=rows.join('');
+    more.style.display=match.length>limit?'':'none';
+    more.textContent='show '+Math.min(200,match.length-limit)+' more';
+    document.getElementById('gcount').textContent=match.length+' of '+D.games.length+' games';
+  }
+  function filter(){match=[];D.games.forEach(function(g,i){if(keep(g))match.push(i);});limit=100;render();}
+  [fb,fr,ft].forEach(function(s){s.addEventListener('change',filter);});
+  more.addEventListener('click',function(){limit+=200;render();});
+  filter();
   t.addEventListener('click',function(ev){var tr=ev.target.closest('tr[data-gi]');if(tr){select(+tr.getAttribute('data-gi'),0);V.scrollIntoView&&V.scrollIntoView({block:'start'});}});
 }
 
@@ -269,7 +278,8 @@ var t0=(window.performance&&performance.now)?performance.now():0;
 gameList();wire();
 if(D.games.length>0)fromHash();
 document.body.setAttribute('data-ready','1');
-if(window.performance&&performance.now)document.body.setAttribute('data-init-ms',(performance.now()-t0).toFixed(1));
+if(window.performance&&performance.now){document.body.setAttribute('data-init-ms',(performance.now()-t0).toFixed(1));
+  document.body.setAttribute('data-open-ms',performance.now().toFixed(1));}
 window.konaneViewer={go:go,select:select,selftest:selftest,fen:function(){return fenOf(cur.states[cur.ply]);}};
 })();
 ]==]
