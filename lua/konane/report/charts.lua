@@ -130,9 +130,13 @@ function M.line(spec)
         :format(table.concat(pts, " "), colour,
           dash ~= "" and (' stroke-dasharray="%s"'):format(dash) or ""))
       if s.name then
-        local last = s.points[#s.points]
-        add(('<text x="%s" y="%s" fill="%s">%s</text>')
-          :format(num(X(last[1]) + 6), num(Y(last[2]) + 4), colour, esc(s.name)))
+        -- the legend on the right, one line per series with its dash pattern
+        local ly = T + 10 + (i - 1) * 20
+        add(('<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="%s" stroke-width="2.5"%s/>'
+          .. '<text x="%d" y="%d" fill="#333">%s</text>')
+          :format(L + pw + 10, L + pw + 34, ly, ly, colour,
+            dash ~= "" and (' stroke-dasharray="%s"'):format(dash) or "", L + pw + 40, ly + 4,
+            esc(s.name)))
       end
     end
     for _, p in ipairs(s.dots or {}) do

@@ -193,7 +193,8 @@ local function progress_charts(res, games)
   local o = { "<section id=\"progress\"><h2>Over the games</h2><div class=\"charts\">" }
   if #bots >= 2 and counted > 0 then
     o[#o + 1] = "<figure>" .. charts.line {
-      width = 520, height = 280, series = elo_over_games(games, bots, counted), zero = true,
+      width = 600, height = 280, right = 190, series = elo_over_games(games, bots, counted),
+      zero = true,
       xlabel = "games (schedule order)", ylabel = "Elo", id = "elochart",
     } .. "<figcaption class=\"note\">Maximum-likelihood Elo after each game.</figcaption>"
       .. "</figure>"
@@ -212,7 +213,7 @@ local function progress_charts(res, games)
       pts[#pts + 1] = { k, t.llr(w, l) }
     end
     o[#o + 1] = "<figure>" .. charts.line {
-      width = 520, height = 280, zero = true, id = "sprtchart",
+      width = 600, height = 280, right = 190, zero = true, id = "sprtchart",
       series = { { name = ("LLR %.2f"):format(pts[#pts][2]), points = pts } },
       hlines = { { y = t.upper, label = ("H1 (%s)"):format(s.elo1), colour = "#1b7a36" },
                  { y = t.lower, label = ("H0 (%s)"):format(s.elo0), colour = "#b00020" } },

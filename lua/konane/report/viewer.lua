@@ -35,8 +35,8 @@ tr.sep td{border-top:1px solid #eee}
 .note{color:#666;font-size:13px}
 .charts{display:flex;flex-wrap:wrap;gap:10px 26px}
 .chart{max-width:100%;height:auto}
-figure{margin:0}figcaption{max-width:520px}
-#viewer{display:grid;grid-template-columns:minmax(260px,470px) 1fr;gap:18px;align-items:start}
+figure{margin:0}figcaption{max-width:600px}
+#viewer{display:grid;grid-template-columns:minmax(260px,430px) 1fr;gap:18px;align-items:start}
 #viewer .board svg{width:100%;height:auto;display:block}
 #viewer .board svg[data-active="false"]{display:none}
 .ctl{display:flex;gap:6px;align-items:center;margin:8px 0 4px;flex-wrap:wrap}
@@ -60,7 +60,7 @@ figure{margin:0}figcaption{max-width:520px}
 .filters{display:flex;gap:12px;flex-wrap:wrap;margin:0 0 8px}
 .filters label{font-size:14px;color:#444}
 .filters select{font:inherit;font-size:14px}
-#glist{max-height:360px;overflow:auto;display:block;border:1px solid #eee}
+#glist{max-height:300px;overflow:auto;display:block;border:1px solid #eee}
 #gmore{margin-top:6px;font:inherit;font-size:14px}
 #glist tbody tr{cursor:pointer}
 #glist tbody tr:hover{background:#eef3ff}
