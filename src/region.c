@@ -29,6 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
+
 /* ---- parsing and text ---- */
 
 int cgk_parse(const char *text, cgk_pos *p, int *stm, char *err,
@@ -492,13 +494,14 @@ static int child_fn(void *ud, int sq, int d, int kk) {
 static int region_compute(cgk *k, const cgk_pos *f, cg_id *out,
                           uint8_t *reach) {
   int nsq = f->rows * f->cols, nl, e;
+  uint8_t creach[KN_MAX_SQ];
   gen_ctx g;
-  memset(&g, 0, sizeof g);
   g.k = k;
   g.f = f;
   g.reach = reach;
-  g.creach = malloc((size_t)nsq);
-  if (!g.creach) return CGK_ENOMEM;
+  g.creach = creach;
+  g.ids = NULL;
+  g.n = g.cap = g.err = 0;
   for (int i = 0; i < nsq; i++) reach[i] = f->cell[i] != CGK_EMPTY;
   each_move(f, CGK_BLACK, child_fn, &g);
   nl = g.n;
@@ -509,7 +512,6 @@ static int region_compute(cgk *k, const cgk_pos *f, cg_id *out,
     if (*out == CG_NONE) e = CGK_ENOMEM;
   }
   free(g.ids);
-  free(g.creach);
   return e;
 }
 
@@ -538,13 +540,9 @@ static int region_value(cgk *k, const cgk_pos *p, const uint8_t *sel,
   }
   int mr0 = r0 < n ? r0 : n, mr1 = p->rows - 1 - r1 < n ? p->rows - 1 - r1 : n;
   int mc0 = c0 < n ? c0 : n, mc1 = p->cols - 1 - c1 < n ? p->cols - 1 - c1 : n;
-  cgk_pos *f = malloc(sizeof *f);
-  uint8_t *freach = malloc(KN_MAX_SQ), *bits = malloc(KN_MAX_SQ / 8 + 1);
-  if (!f || !freach || !bits) {
-    free(f), free(freach), free(bits);
-    return CGK_ENOMEM;
-  }
-  memset(f, 0, sizeof *f);
+  cgk_pos fbuf;
+  uint8_t freach[KN_MAX_SQ], bits[KN_MAX_SQ / 8 + 1];
+  cgk_pos *f = &fbuf;
   f->rows = r1 - r0 + 1 + mr0 + mr1;
   f->cols = c1 - c0 + 1 + mc0 + mc1;
   int fr0 = r0 - mr0, fc0 = c0 - mc0, fn = f->rows * f->cols;
@@ -563,10 +561,7 @@ static int region_value(cgk *k, const cgk_pos *p, const uint8_t *sel,
     uint8_t key[KEY_MAX];
     int t, sw;
     size_t klen = normalize(k, f, key, &t, &sw);
-    if (!klen) {
-      free(f), free(freach), free(bits);
-      return CGK_ENOMEM;
-    }
+    if (!klen) return CGK_ENOMEM;
     uint64_t h = hash_bytes(key, klen);
     const entry *hit = table_find(k, key, klen, h);
     k->st.lookups++;
@@ -608,7 +603,6 @@ static int region_value(cgk *k, const cgk_pos *p, const uint8_t *sel,
     for (int r = 0; r < f->rows; r++)
       for (int c = 0; c < f->cols; c++)
         reach[(fr0 + r) * p->cols + fc0 + c] = freach[r * f->cols + c];
-  free(f), free(freach), free(bits);
   return e;
 }
 
@@ -620,31 +614,27 @@ static int uf_find(int *parent, int x) {
 /*
 ** Split 'p' into regions: label[sq] gets the region of each piece (-1 on
 ** empty squares), values/reach of each region root. On return *ng is the
-** number of regions, relabelled 0..n-1 in order of lowest square.
+** number of first groups; a group g is a region when parent[g] == g.
 */
 typedef struct split {
   int nsq, ng;
-  int *label;      /* per square: group (root after relabel) or -1 */
-  int *parent;     /* union-find over the first groups */
-  uint8_t *done;   /* per group */
-  cg_id *val;      /* per group */
-  uint8_t *reach;  /* per group: nsq bytes */
+  int label[KN_MAX_SQ]; /* per square: group (its root at the end) or -1 */
+  void *block;          /* the per-group arrays below, one allocation */
+  int *parent;          /* union-find over the first groups */
+  int *root;
+  uint8_t *done;
+  cg_id *val;
+  uint8_t *reach;       /* per group: nsq bytes */
 } split;
 
-static void split_free(split *sp) {
-  free(sp->label), free(sp->parent), free(sp->done), free(sp->val),
-      free(sp->reach);
-}
+static void split_free(split *sp) { free(sp->block); }
 
 static int do_split(cgk *k, const cgk_pos *p, split *sp) {
   int nsq = p->rows * p->cols, ng = 0, e = CGK_OK;
-  memset(sp, 0, sizeof *sp);
+  int stack[KN_MAX_SQ], owner[KN_MAX_SQ];
+  uint8_t sel[KN_MAX_SQ];
   sp->nsq = nsq;
-  sp->label = malloc((size_t)nsq * sizeof *sp->label);
-  int *stack = malloc((size_t)nsq * sizeof *stack);
-  int *owner = malloc((size_t)nsq * sizeof *owner), *root = NULL;
-  uint8_t *sel = malloc((size_t)nsq);
-  if (!sp->label || !stack || !owner || !sel) goto oom;
+  sp->block = NULL;
   /* 1. orthogonally connected groups of pieces */
   for (int i = 0; i < nsq; i++) sp->label[i] = -1;
   for (int i = 0; i < nsq; i++) {
@@ -667,22 +657,28 @@ static int do_split(cgk *k, const cgk_pos *p, split *sp) {
     ng++;
   }
   sp->ng = ng;
-  sp->parent = malloc(((size_t)ng + 1) * sizeof *sp->parent);
-  sp->done = calloc((size_t)ng + 1, 1);
-  sp->val = malloc(((size_t)ng + 1) * sizeof *sp->val);
-  sp->reach = malloc(((size_t)ng + 1) * (size_t)nsq);
-  root = malloc(((size_t)ng + 1) * sizeof *root);
-  if (!sp->parent || !sp->done || !sp->val || !sp->reach || !root) goto oom;
-  for (int g = 0; g < ng; g++) sp->parent[g] = g;
+  size_t g1 = (size_t)ng + 1;
+  sp->block = malloc(g1 * (2 * sizeof(int) + 1 + sizeof(cg_id)) + g1 * (size_t)nsq);
+  if (!sp->block) return CGK_ENOMEM;
+  sp->parent = (int *)sp->block;
+  sp->root = sp->parent + g1;
+  sp->val = (cg_id *)(sp->root + g1);
+  sp->done = (uint8_t *)(sp->val + g1);
+  sp->reach = sp->done + g1;
+  for (int g = 0; g < ng; g++) sp->parent[g] = g, sp->done[g] = 0;
+  if (ng == 1) { /* one group: one region */
+    for (int i = 0; i < nsq; i++) sel[i] = p->cell[i] != CGK_EMPTY;
+    return region_value(k, p, sel, &sp->val[0], sp->reach);
+  }
   /* 2. values and reaches; merge groups whose reaches overlap or touch */
   for (;;) {
-    for (int g = 0; g < ng; g++) root[g] = uf_find(sp->parent, g);
+    for (int g = 0; g < ng; g++) sp->root[g] = uf_find(sp->parent, g);
     for (int g = 0; g < ng; g++) {
       if (sp->parent[g] != g || sp->done[g]) continue;
       for (int i = 0; i < nsq; i++)
-        sel[i] = sp->label[i] >= 0 && root[sp->label[i]] == g;
+        sel[i] = sp->label[i] >= 0 && sp->root[sp->label[i]] == g;
       e = region_value(k, p, sel, &sp->val[g], sp->reach + (size_t)g * nsq);
-      if (e) goto out;
+      if (e) return e;
       sp->done[g] = 1;
     }
     int merged = 0;
@@ -724,12 +720,7 @@ static int do_split(cgk *k, const cgk_pos *p, split *sp) {
   /* 3. labels: the root of each piece's group */
   for (int i = 0; i < nsq; i++)
     if (sp->label[i] >= 0) sp->label[i] = uf_find(sp->parent, sp->label[i]);
-out:
-  free(stack), free(owner), free(sel), free(root);
-  return e;
-oom:
-  free(stack), free(owner), free(sel), free(root);
-  return CGK_ENOMEM;
+  return CGK_OK;
 }
 
 static int value_board(cgk *k, const cgk_pos *p, cg_id *out, uint8_t *reach) {
@@ -787,4 +778,51 @@ int cgk_regions(cgk *k, const cgk_pos *p, int *label, int *n,
   }
   split_free(&sp);
   return e;
+}
+
+int cgk_oracle(void *ud, const kn_board *b, uint64_t occ, int stm) {
+  cgk_oracle_ctx *c = (cgk_oracle_ctx *)ud;
+  cgk *k = c->k;
+  cgk_pos q;
+  cg_id v;
+  uint64_t save = k->budget;
+  c->calls++;
+  q.rows = b->rows;
+  q.cols = b->cols;
+  memset(q.cell, 0, (size_t)b->nsq);
+  for (uint64_t x = occ; x; x &= x - 1) {
+    int sq = __builtin_ctzll(x);
+    q.cell[sq] = (b->side[KN_BLACK].w[0] >> sq) & 1 ? CGK_BLACK : CGK_WHITE;
+  }
+  /* Worth it only when the board has split: at least two connected
+  ** groups where a jump is possible, none of them too big. */
+  {
+    uint64_t rest = occ, notw = 0, note = 0;
+    uint64_t movers = kn_movers64(b, occ, KN_BLACK) | kn_movers64(b, occ, KN_WHITE);
+    int live = 0;
+    for (int sq = 0; sq < b->nsq; sq++) {
+      if (sq % b->cols != 0) notw |= (uint64_t)1 << sq; /* has a west neighbour */
+      if (sq % b->cols != b->cols - 1) note |= (uint64_t)1 << sq;
+    }
+    while (rest) {
+      uint64_t g = rest & -rest, prev = 0;
+      while (g != prev) { /* flood fill within the occupied squares */
+        prev = g;
+        g |= ((g << b->cols) | (g >> b->cols) | ((g & note) << 1) |
+              ((g & notw) >> 1)) & occ;
+      }
+      rest &= ~g;
+      if (!(g & movers)) continue;
+      if (kn_popcount(g) > c->max_region) return -1;
+      live++;
+    }
+    if (live < 2) return -1;
+  }
+  k->budget = c->budget;
+  k->spent = 0;
+  int e = value_board(k, &q, &v, NULL);
+  k->budget = save;
+  if (e) return -1;
+  c->decided++;
+  return cg_first_wins(k->s, v, stm == KN_BLACK);
 }

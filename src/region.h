@@ -71,4 +71,21 @@ int cgk_value(cgk *k, const cgk_pos *p, cg_id *out);
 int cgk_regions(cgk *k, const cgk_pos *p, int *label, int *n,
                 cg_id *values);
 
+/*
+** A solver oracle (solve.h, kn_solve_oracle.fn) over a narrow board: the
+** value of the position, within 'budget' region computations per call,
+** decides who wins; -1 when over budget, or at once when the board has
+** not split (fewer than two connected groups of pieces with a jump) or a
+** group is too big. 'ud' is a cgk_oracle_ctx.
+*/
+typedef struct cgk_oracle_ctx {
+  cgk *k;
+  uint64_t budget;          /* region computations per call */
+  int max_region;           /* skip when a connected group with moves is
+                               bigger than this */
+  uint64_t calls, decided;  /* counters */
+} cgk_oracle_ctx;
+
+int cgk_oracle(void *ud, const kn_board *b, uint64_t occ, int stm);
+
 #endif

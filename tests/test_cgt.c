@@ -568,6 +568,56 @@ static void late_8x8_outcomes_match_the_solver(void **state) {
   assert_true(split >= checked / 4);
 }
 
+/* The solver oracle: on split late 8x8 positions its answers are the
+** solver's, and it declines unsplit boards at once. */
+static void oracle_agrees_with_the_solver(void **state) {
+  fixture *f = *state;
+  kn_board b;
+  kn_tt *tt = kn_tt_new(8);
+  uint64_t seed = 31337;
+  cgk_oracle_ctx c = {f->k, 500, 12, 0, 0};
+  int decided = 0;
+  assert_non_null(tt);
+  assert_int_equal(kn_board_init(&b, 8, 8), 0);
+  kn_board_default_first(&b);
+  for (int game = 0; game < 60; game++) {
+    kn_pos p;
+    kn_move mv[KN_MAX_MOVES];
+    int n;
+    kn_pos_start(&b, &p);
+    while ((n = kn_gen(&b, &p, mv)) > 0 && kn_bits_count(&p.occ) > 18)
+      kn_make(&b, &p, mv[kn_rand_below(&seed, (uint32_t)n)]);
+    if (n == 0) continue;
+    for (int side = 0; side < 2; side++) {
+      kn_limits lim;
+      kn_solve_result r;
+      memset(&lim, 0, sizeof lim);
+      p.stm = side;
+      int w = cgk_oracle(&c, &b, p.occ.w[0], side);
+      if (w < 0) continue;
+      kn_tt_clear(tt);
+      assert_int_equal(kn_solve(&b, &p, tt, &lim, &r), 0);
+      assert_int_equal(w, r.win);
+      decided++;
+    }
+  }
+  assert_true(decided >= 20);
+  assert_true(c.calls >= (uint64_t)decided);
+  /* the start position has not split: declined without computing */
+  {
+    kn_pos p;
+    cgk_stats before, after;
+    kn_pos_start(&b, &p);
+    kn_clrbit(&p.occ, 27);
+    kn_clrbit(&p.occ, 28);
+    cgk_get_stats(f->k, &before);
+    assert_int_equal(cgk_oracle(&c, &b, p.occ.w[0], KN_BLACK), -1);
+    cgk_get_stats(f->k, &after);
+    assert_true(after.computed == before.computed);
+  }
+  kn_tt_free(tt);
+}
+
 /* A second look-up of a region costs no computation. */
 static void the_table_answers_repeats(void **state) {
   fixture *f = *state;
@@ -634,6 +684,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(late_8x8_outcomes_match_the_solver, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(the_table_answers_repeats, setup, teardown),
+      cmocka_unit_test_setup_teardown(oracle_agrees_with_the_solver, setup, teardown),
       cmocka_unit_test_setup_teardown(budget_stops_cleanly, setup, teardown),
   };
   int fails = cmocka_run_group_tests_name("cgt values", values, NULL, NULL);
