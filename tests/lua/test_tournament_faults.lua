@@ -131,7 +131,7 @@ end
 
 tests["a full disk (ENOSPC) stops the run with status 1; a resume with space loses nothing"] = function()
   local mnt = tmpdir()
-  local ok, why = mount_tmpfs(mnt, "64k")
+  local ok, why = mount_tmpfs(mnt, "32k")
   if not ok then
     -- said loudly: the full-directory variant cannot run here; /dev/full gives the same ENOSPC
     io.stderr:write("\n*** NOTE: cannot mount a tmpfs here (" .. why:gsub("%s+$", "") ..
@@ -150,7 +150,7 @@ tests["a full disk (ENOSPC) stops the run with status 1; a resume with space los
   end
   local okr, err = pcall(function()
     local dir = mnt .. "/t"
-    local code, out = cli(disk_args(dir, 200))
+    local code, out = cli(disk_args(dir, 100))
     assert(code == 1, "exit " .. tostring(code) .. ": " .. out)
     assert(out:find("cannot write " .. dir .. "/games.pgn: No space left on device", 1, true), out)
     assert(read(dir .. "/results.json") == nil)
@@ -164,8 +164,8 @@ tests["a full disk (ENOSPC) stops the run with status 1; a resume with space los
     assert(run { "mount", "-o", "remount,size=4m", mnt } == 0)
     local code3, out3 = cli { "--resume", "--out", dir }
     assert(code3 == 0, out3)
-    assert(read(dir .. "/results.json") == reference_results(200))
-    assert(#records_of(dir) == 200)
+    assert(read(dir .. "/results.json") == reference_results(100))
+    assert(#records_of(dir) == 100)
   end)
   run { "umount", mnt }
   cleanup()
@@ -403,6 +403,56 @@ tests["junk in the journal goes to games.pgn.rejected with counts; no valid reco
   assert(rejected:find(recs[5], 1, true), "the second copy of a game is kept in .rejected")
   assert(#said == 1 and said[1]:find("kept 12 game records, moved 5 records", 1, true), table.concat(said, "\n"))
   assert(said[1]:find("1 a second record of game", 1, true) and said[1]:find("1 incomplete", 1, true), said[1])
+  cleanup()
+end
+
+tests["fuzzed tournament.cfg, JSON and journal texts give messages, never a crash"] = function()
+  local json = require "konane.tournament.json"
+  local journal = require "konane.tournament.journal"
+  local dir = finished_dir()
+  local good = read(dir .. "/tournament.cfg")
+  local games = read(dir .. "/games.pgn")
+  local state = 12345
+  local function rnd(n)
+    state = (state * 6364136223846793005 + 1442695040888963407) & 0x7fffffffffffffff
+    return (state >> 33) % n + 1
+  end
+  local bytes = { "{", "}", "[", "]", '"', ":", ",", "\\", "\n", " ", "0", "9", "-", "e", ".", "\0", "\255", "t", "n", "x" }
+  local function mutate(text)
+    for _ = 1, rnd(4) do
+      local at = rnd(#text)
+      local k = rnd(3)
+      if k == 1 then
+        text = text:sub(1, at - 1) .. text:sub(at + rnd(8))
+      elseif k == 2 then
+        text = text:sub(1, at - 1) .. bytes[rnd(#bytes)] .. text:sub(at)
+      else
+        text = text:sub(1, at - 1) .. text:sub(rnd(#text), rnd(#text)) .. text:sub(at)
+      end
+    end
+    return text
+  end
+  local accepted = 0
+  for _ = 1, 500 do
+    local text = mutate(good)
+    local ok, res = pcall(cfg.decode, text, "t.cfg")
+    if ok then
+      assert(type(res) == "table")
+      accepted = accepted + 1
+    else
+      assert(type(res) == "string" and res:find("^t%.cfg"), tostring(res))
+    end
+    local v, err = json.decode(text, "x")
+    assert(v ~= nil or (type(err) == "string" and err:find("^x:%d+: ")), tostring(err))
+  end
+  assert(accepted > 0 and accepted < 500, "mutations accepted: " .. accepted)
+  for _ = 1, 60 do
+    local text = mutate(games)
+    for _, chunk in ipairs(journal.split(text)) do
+      local r, why = journal.parse(chunk.text)
+      assert(r or type(why) == "string")
+    end
+  end
   cleanup()
 end
 
