@@ -276,12 +276,12 @@ static ltable *push_table(lua_State *L, double mb) {
 }
 
 /* konane.hashtable([mb]) -> a table to share among searches (16 MB).
-** Its memory is mapped now (cleared), not during the first searches:
+** Its memory is mapped now, not during the first searches:
 ** fresh pages can be slow to map, and a timed move should not pay. */
 static int l_hashtable(lua_State *L) {
   double mb = luaL_optnumber(L, 1, 16);
   luaL_argcheck(L, mb >= 0 && mb <= 65536, 1, "size must be 0 to 65536 MB");
-  kn_tt_clear(push_table(L, mb)->tt);
+  kn_tt_touch(push_table(L, mb)->tt);
   return 1;
 }
 

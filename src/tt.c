@@ -70,24 +70,58 @@ size_t kn_tt_bytes(double mb) {
   return buckets * KN_TT_BUCKET * sizeof(kn_tt_slot);
 }
 
-/* The slots' memory, zeroed: calloc (fresh pages cost nothing until
-** touched), aligned by hand to huge pages for tables of 2 MB and more and
-** (on Linux) asked to use them: a random probe then costs one TLB entry
-** per 2 MB instead of per 4 KB (the solver spends most of its time on
-** probes), and a first touch maps 2 MB at once (fresh 4 KB pages cost up
-** to 70 us each on some virtual machines: 0.3 s for 16 MB). Nothing is
-** zeroed up front, so a short g:solve does not pay for its whole table;
-** kn_tt_clear maps everything at once for callers that want that. */
-static kn_tt_slot *slots_alloc(size_t bytes, void **raw) {
-  uintptr_t a;
-  if (bytes < HUGE_PAGE) return *raw = calloc(1, bytes);
-  *raw = calloc(1, bytes + HUGE_PAGE);
-  if (!*raw) return NULL;
-  a = ((uintptr_t)*raw + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+/* The slots' memory, zeroed. Tables of 2 MB and more on Linux: an
+** anonymous mapping (zero, and free until touched) aligned to huge pages
+** and asked to use them: a random probe then costs one TLB entry per 2 MB
+** instead of per 4 KB (the solver spends most of its time on probes), and
+** the first touches map 2 MB at a time (fresh 4 KB pages cost up to 70 us
+** each on some virtual machines: 0.3 s for 16 MB). Nothing is mapped up
+** front, so a short g:solve does not pay for its whole table; kn_tt_touch
+** maps everything at once for callers that want that. Elsewhere calloc. */
+static kn_tt_slot *slots_alloc(size_t bytes, void **raw, size_t *rawlen) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-  madvise((void *)a, bytes, MADV_HUGEPAGE); /* a hint: failure is harmless */
+  if (bytes >= HUGE_PAGE) {
+    uintptr_t a;
+    void *p = mmap(NULL, bytes + HUGE_PAGE, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return NULL;
+    *raw = p;
+    *rawlen = bytes + HUGE_PAGE;
+    a = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+    madvise((void *)a, bytes, MADV_HUGEPAGE); /* a hint: failure is harmless */
+    return (kn_tt_slot *)a;
+  }
 #endif
-  return (kn_tt_slot *)a;
+  *rawlen = 0;
+  return *raw = calloc(1, bytes);
+}
+
+static void slots_free(void *raw, size_t rawlen) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  if (rawlen) {
+    munmap(raw, rawlen);
+    return;
+  }
+#endif
+  (void)rawlen;
+  free(raw);
+}
+
+void kn_tt_touch(kn_tt *tt) {
+  size_t bytes = (tt->mask + 1) * KN_TT_BUCKET * sizeof(kn_tt_slot);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14 */
+#endif
+  /* one call maps it all (huge pages where possible), far cheaper than a
+  ** fault per page; older kernels refuse and the loop below does it */
+  if (tt->rawlen && madvise(tt->e, bytes, MADV_POPULATE_WRITE) == 0) return;
+#endif
+  {
+    volatile unsigned char *p = (volatile unsigned char *)tt->e;
+    size_t i;
+    for (i = 0; i < bytes; i += 4096) p[i] = p[i];
+  }
 }
 
 /* Creates a table of about 'mb' megabytes (see kn_tt_bytes); returns
@@ -98,7 +132,7 @@ kn_tt *kn_tt_new(double mb) {
   size_t bytes = kn_tt_bytes(mb);
   kn_tt *tt = malloc(sizeof *tt);
   if (!tt) return NULL;
-  tt->e = slots_alloc(bytes, &tt->raw);
+  tt->e = slots_alloc(bytes, &tt->raw, &tt->rawlen);
   if (!tt->e) {
     free(tt);
     return NULL;
@@ -111,7 +145,7 @@ kn_tt *kn_tt_new(double mb) {
 
 void kn_tt_free(kn_tt *tt) {
   if (!tt) return;
-  free(tt->raw);
+  slots_free(tt->raw, tt->rawlen);
   free(tt);
 }
 

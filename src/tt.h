@@ -46,6 +46,7 @@ typedef struct kn_tt_slot {
 typedef struct kn_tt {
   kn_tt_slot *e;   /* 4 * (mask + 1) slots */
   void *raw;       /* the allocation holding them */
+  size_t rawlen;   /* its length when mapped (0: from calloc) */
   uint64_t mask;   /* bucket count - 1 (a power of two minus one) */
   double mb;       /* the size asked for (kn_tt_new's argument) */
   _Atomic uint8_t age; /* bumped by kn_tt_age at each new search */
@@ -58,9 +59,11 @@ typedef struct kn_tt {
 size_t kn_tt_bytes(double mb);
 kn_tt *kn_tt_new(double mb);
 void kn_tt_free(kn_tt *tt);
-/* Empties the table (not while other threads use it); this also maps
-** all its memory, which kn_tt_new leaves to the first touches. */
+/* Empties the table (not while other threads use it). */
 void kn_tt_clear(kn_tt *tt);
+/* Maps all the table's memory now (kn_tt_new leaves that to the first
+** touches, which can be slow): for callers about to run timed searches. */
+void kn_tt_touch(kn_tt *tt);
 /* Starts a new search generation: older entries are replaced first. */
 void kn_tt_age(kn_tt *tt);
 /* Copies the entry of ('key', 'stm') into '*out' and returns 1, or
