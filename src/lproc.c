@@ -255,7 +255,8 @@ static int l_spawn(lua_State *L) {
 #endif
     }
     if (cpu > 0) {
-      struct rlimit c = {(rlim_t)cpu, (rlim_t)cpu + 1};
+      rlim_t secs = (rlim_t)cpu + ((double)(rlim_t)cpu < cpu); /* rounded up: never 0 */
+      struct rlimit c = {secs, secs + 1};
       setrlimit(RLIMIT_CPU, &c);
     }
     spawn_close_from(3, fds[3]); /* nothing inherited but the pipes */

@@ -149,7 +149,7 @@ local function start(def)
                                         memory = def.memory, cpu = def.cpu })
   if not proc then fail("handshake", "cannot start the engine: " .. shown(err)) end
   local conn = setmetatable({ proc = proc, buf = "", start = 1, scan = 1, seen = 0, key = def.key,
-                              options = {}, settings = {} }, Conn)
+                              options = {}, settings = {}, cpu = def.cpu }, Conn)
   local ok, e = pcall(function()
     conn:send("ugi\n")
     local deadline = conn:expect(def.startup)
@@ -195,8 +195,28 @@ local function acquire(def)
   return start(def)
 end
 
+-- CPU seconds a process has used (Linux /proc; nil elsewhere). Clock ticks are 100 a second
+-- on every Linux this runs on.
+local function cpu_used(pid)
+  local f = io.open("/proc/" .. tostring(pid) .. "/stat", "r")
+  if not f then return nil end
+  local text = f:read("l") or ""
+  f:close()
+  local rest = text:match("%) (.*)$")
+  if not rest then return nil end
+  local fields = {}
+  for w in rest:gmatch("%S+") do fields[#fields + 1] = w end
+  -- after the command: state is field 3 of stat, utime and stime are fields 14 and 15
+  local ut, st = tonumber(fields[12]), tonumber(fields[13])
+  return ut and st and (ut + st) / 100 or nil
+end
+M.cpu_used = cpu_used
+
 local function release(conn)
   if conn.dead or not conn.proc then return end
+  -- a process past half its CPU budget is retired between games, never in the middle of one
+  local used = conn.cpu and cpu_used(conn.proc:pid())
+  if used and used > conn.cpu / 2 then conn:kill(); return end
   local idle = pool[conn.key]
   if not idle then idle = {}; pool[conn.key] = idle end
   if #idle >= 16 then conn:kill(); return end
