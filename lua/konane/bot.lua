@@ -17,21 +17,9 @@ local BUILTIN_SET = {}
 for _, name in ipairs(M.BUILTIN) do BUILTIN_SET[name] = true end
 
 --- rng(seed) -> function
--- A small independent pseudo-random generator (splitmix64), so a seeded bot plays the same game
--- whatever else uses math.random. The function returned gives an integer in [1, n] when called
--- with n, a float in [0, 1) when called without argument.
-function M.rng(seed)
-  local s = math.tointeger(seed) or math.floor((tonumber(seed) or 0) * 1000003)
-  return function(n)
-    s = s + 0x9E3779B97F4A7C15
-    local z = s
-    z = (z ~ (z >> 30)) * 0xBF58476D1CE4E5B9
-    z = (z ~ (z >> 27)) * 0x94D049BB133111EB
-    z = z ~ (z >> 31)
-    if n then return (z >> 1) % n + 1 end
-    return (z >> 11) * (1.0 / 9007199254740992.0)
-  end
-end
+-- The seeded generator of konane.util (splitmix64): each bot makes its own from the game's seed,
+-- so no player shares random numbers with another or with the host's math.random.
+M.rng = require("konane.util").rng
 
 --- budget(clock, want) -> seconds
 -- The time a bot should spend on this move: its own wish 'want' (nil: no wish), at most 70% of

@@ -9,7 +9,7 @@ if not core_ok then core = nil end
 
 --- now() -> seconds
 -- Seconds on a monotonic wall clock (konane.core.clock, the scale of every deadline in the
--- library: the bot sandbox, the referee's clocks, search time limits), or os.clock() (CPU time)
+-- library: the referee's clocks, search time limits), or os.clock() (CPU time)
 -- when the C module is not loaded. Only differences between two calls mean anything.
 function M.now()
   if core then return core.clock() end
