@@ -2,11 +2,12 @@
 # install-deps.sh: install the system packages konane needs, if missing.
 # Debian/Ubuntu: apt-get (as root, or through sudo). Elsewhere: print the list.
 # Idempotent: installs nothing when everything is already there.
-# --test: also the tools the tests and CI use (headless chromium, xmllint).
+# --test: also the tools the tests and CI use (headless chromium, xmllint, luacheck,
+# cppcheck, luarocks).
 set -u
 
 PKGS="lua5.4 liblua5.4-dev libreadline-dev libcmocka-dev pkg-config"
-TEST_PKGS="chromium libxml2-utils"
+TEST_PKGS="chromium libxml2-utils lua-check cppcheck luarocks"
 if [ "${1:-}" = "--test" ]; then PKGS="$PKGS $TEST_PKGS"; fi
 
 missing=""

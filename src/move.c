@@ -63,7 +63,7 @@ static int read_square(const char *s, int *file, int *rank) {
   int c = tolower((unsigned char)s[0]);
   if (c < 'a' || c > 'z' || !isdigit((unsigned char)s[1])) return 0;
   int n = 1, r = 0;
-  while (isdigit((unsigned char)s[n]) && n < 4) r = r * 10 + (s[n++] - '0');
+  while (n < 4 && isdigit((unsigned char)s[n])) r = r * 10 + (s[n++] - '0');
   if (isdigit((unsigned char)s[n])) return 0;
   *file = c - 'a';
   *rank = r - 1;

@@ -111,7 +111,6 @@ function M.game(source, opts)
   local pos = g:clone()
   for i = 1, n do
     local before, after = evals[i - 1], evals[i]
-    local mover = sides[i - 1]
     local note = { move = moves[i], depth = after.depth, best = before.move }
     note.eval, note.words = eval_text(after, sides[i])
     local black_view = sides[i] == "black" and after.score or -after.score

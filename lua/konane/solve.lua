@@ -101,11 +101,11 @@ function M.build_plan(rows, cols, variant, split, fen)
   rows, cols = start:rows(), start:cols()
   local plan = { rows = rows, cols = cols, variant = start:variant(), split = split, nodes = {} }
   local byfen, queue = {}, {}
-  local function add(fen, depth)
+  local function add(text, depth)
     local id = #plan.nodes + 1
-    local node = { id = id, depth = depth, fen = fen }
+    local node = { id = id, depth = depth, fen = text }
     plan.nodes[id] = node
-    byfen[fen] = id
+    byfen[text] = id
     queue[#queue + 1] = id
     return id
   end
@@ -124,9 +124,9 @@ function M.build_plan(rows, cols, variant, split, fen)
       node.moves, node.children = ordered_moves(g), {}
       for i, m in ipairs(node.moves) do
         g:play(m)
-        local fen = canonical(g)
+        local child = canonical(g)
         g:undo()
-        node.children[i] = byfen[fen] or add(fen, node.depth + 1)
+        node.children[i] = byfen[child] or add(child, node.depth + 1)
       end
     end
   end

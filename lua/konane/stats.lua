@@ -231,7 +231,7 @@ end
 -- one virtual game split half a win each way (prior = true), the smallest change that makes the
 -- estimate finite; the output says so. Players without games get rating 0 and no error.
 function stats.ratings(n, wins)
-  local active, index = {}, {}
+  local active = {}
   for i = 1, n do
     local played = false
     for j = 1, n do
@@ -241,7 +241,6 @@ function stats.ratings(n, wins)
     end
     if played then
       active[#active + 1] = i
-      index[i] = #active
     end
   end
   local out = { elo = {}, error = {}, prior = false }

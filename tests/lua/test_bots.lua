@@ -245,8 +245,8 @@ end
 T["the human bot reads moves, lists them on request and resigns at end of input"] = function()
   local lines = { "moves", "zz", "d5" }
   local out = {}
-  local h = konane.bot("human")
-  h = require("konane.bots.human").new {
+  assert(konane.bot("human").name == "human")
+  local h = require("konane.bots.human").new {
     input = function() return table.remove(lines, 1) end,
     output = function(s) out[#out + 1] = s end,
   }

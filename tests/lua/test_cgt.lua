@@ -136,7 +136,7 @@ T["late games: regions sum to the whole and the outcome matches the solver"] = f
       if g:count("black") + g:count("white") <= (size == 8 and 14 or 12) then break end
     end
     if not g:over() then
-      local texts, values = g:regions()
+      local _, values = g:regions()
       local v = cgt.value(g)
       eq(cgt.sum(values), v, g:fen())
       for _, turn in ipairs { "black", "white" } do

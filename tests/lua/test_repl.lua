@@ -477,10 +477,8 @@ return {
     -- the usual case: the user (Black) moves, the bot replies, the game ends with the reply
     g = konane.new { rows = 4, cols = 4, variant = "free" }
     with_game(g, function() cmd("vs")("random:seed=5", "black") end)
-    local moves = { }
     while not g:over() do
       local m = g:moves()[1]
-      moves[#moves + 1] = m
       with_game(g, function() repl.typed_move(m) end)
     end
     local before = g:ply()

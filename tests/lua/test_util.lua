@@ -52,6 +52,7 @@ T["message strips the positions Lua adds, however often it was re-raised"] = fun
   local ok, err = pcall(error, "plain")
   assert(not ok and util.message(err) == "plain")
   ok, err = pcall(function() error("deep") end)
+  assert(not ok)
   assert(tostring(err):find(":%d+: deep$") and util.message(err) == "deep", err)
   assert(util.message("a/b.lua:3: c.lua:40: unknown bot 'x'") == "unknown bot 'x'")
   assert(util.message('[string "return 1"]:1: oops') == "oops")

@@ -49,8 +49,7 @@ function M.new(opts)
         return "resign"
       end
       line = line:match("^%s*(.-)%s*$")
-      if line == "" then
-        -- ask again
+      if line == "" then -- luacheck: ignore 542 (an empty line: ask again)
       elseif line == "moves" or line == "?" then
         output(table.concat(game:moves(), " ") .. "\n")
       elseif line == "board" then

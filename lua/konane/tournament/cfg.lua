@@ -113,8 +113,8 @@ function M.decode(text, name)
   end
   if doc.tc ~= nil then
     check_string(name, doc, "tc", 64)
-    local ok, err = pcall(settings.parse_tc, doc.tc)
-    if not ok then bad(name, doc, "tc", settings.clean(err)) end
+    local ok, tc_err = pcall(settings.parse_tc, doc.tc)
+    if not ok then bad(name, doc, "tc", settings.clean(tc_err)) end
   end
   check_int(name, doc, "seed")
   check_string(name, doc, "event", 200)

@@ -38,8 +38,6 @@ function M.text(res)
     add("(a perfect score has no finite maximum-likelihood Elo: every pair that met counts one")
     add(" virtual game split half a win each way)")
   end
-  local by_index = {}
-  for _, b in ipairs(res.bots) do by_index[b.index] = b end
   if n > 2 then
     -- columns are numbered by rank, so long bot names do not widen the table
     local cw = 7

@@ -305,7 +305,7 @@ function M.new(def)
 
   local fallback = d.fallback_name or d.argv[#d.argv]
   local self = { name = d.name or fallback, ugi = true, def = d }
-  local conn, start_cmd
+  local conn, start_cmd, start_seen
 
   local function ensure()
     if conn and not conn.dead then return conn end
@@ -352,7 +352,6 @@ function M.new(def)
 
   -- The start of 'game' as a position command: startpos for the start of its variant and size
   -- (which the engine knows from its options), else its position text.
-  local start_seen
   local function start_of(game)
     local fen = game:start_fen()
     if fen ~= start_seen then

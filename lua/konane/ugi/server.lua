@@ -459,8 +459,7 @@ function Server:handle(line)
     self:position(words)
   elseif cmd == "go" then
     self:go(words)
-  elseif cmd == "stop" or cmd == "ponderhit" then
-    -- no search running: nothing to stop
+  elseif cmd == "stop" or cmd == "ponderhit" then -- luacheck: ignore 542 (no search running: nothing to stop)
   elseif cmd == "query" then
     self:query(words)
   elseif cmd == "quit" then
