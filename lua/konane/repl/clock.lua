@@ -8,24 +8,13 @@ local M = {}
 M.__index = M
 
 --- parse(tc) -> base seconds, increment seconds
--- "300+2" (5 minutes, 2 s a move), "300" or a number (no increment), "5:00+2" (minutes:seconds).
--- Raises a plain-worded error on anything else.
+-- The referee's own reading of a time control (konane.play.parse_tc): "300+2" (5 minutes, 2 s
+-- a move) or "300" (no increment). Raises a plain-worded error on anything else.
 function M.parse(tc)
-  local text = type(tc) == "number" and tostring(tc) or tc
-  if type(text) ~= "string" then error("tc must be a string such as \"300+2\"", 0) end
-  local base, inc = text:match("^%s*([%d%.:]+)%s*%+%s*([%d%.]+)%s*$")
-  if not base then base, inc = text:match("^%s*([%d%.:]+)%s*$"), "0" end
-  local function seconds(s)
-    local m, sec = s:match("^(%d+):(%d%d?%.?%d*)$")
-    if m then return tonumber(m) * 60 + tonumber(sec) end
-    return tonumber(s)
+  if type(tc) ~= "string" and type(tc) ~= "number" then
+    error("tc must be a string such as \"300+2\"", 0)
   end
-  local b, i = base and seconds(base), tonumber(inc)
-  if not b or not i or not (b > 0) or b > 1e6 or i < 0 or i > 1e4 then
-    error(string.format("bad time control %q (expected seconds+increment, such as \"300+2\")",
-      tostring(tc)), 0)
-  end
-  return b, i
+  return require("konane.play").parse_tc(tc)
 end
 
 --- new(tc, now) -> clock
@@ -56,10 +45,13 @@ function M:stop(side)
   return spent
 end
 
---- for_bot(side) -> the clock table a bot's choose() gets: {time=, game_time=, increment=}
-function M:for_bot(side)
+--- for_bot(side, ply) -> the clock table a bot's choose() gets, as konane.play gives it:
+-- {time=, game_time=, increment=, opponent_time=, ply=}
+function M:for_bot(side, ply)
   local left = math.max(self.left[side], 0.001)
-  return { time = left, game_time = left, increment = self.increment }
+  local other = side == "black" and "white" or "black"
+  return { time = left, game_time = left, increment = self.increment,
+    opponent_time = math.max(self.left[other], 0), ply = ply }
 end
 
 --- flagged() -> the side whose time ran out, or nil

@@ -93,7 +93,7 @@ function M.replies(g)
     local clock
     if opp.clock then
       opp.clock:start(opp.side)
-      clock = opp.clock:for_bot(opp.side)
+      clock = opp.clock:for_bot(opp.side, g:ply() + 1)
     end
     local ok, move, spent, info = pcall(M.bot_move, bot, g, clock)
     if redraw then write("\r\27[K") end

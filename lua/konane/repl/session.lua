@@ -57,8 +57,7 @@ end
 -- Drops a leading "file.lua:12: " and unwraps "bad argument #1 to 'new' (...)" and "bad option
 -- 'rows' to 'new' (...)" to their explanation.
 function S.clean(msg)
-  msg = tostring(msg):match("^[^\n]*")
-  msg = msg:gsub("^[^%s:]+:%d+: ", "")
+  msg = require("konane.util").message(msg):match("^[^\n]*")
   local inner = msg:match("^bad argument #%d+ to '[^']*' %((.*)%)$")
   if inner then return inner end
   local key, why = msg:match("^bad option '([^']*)' to '[^']*' %((.*)%)$")
@@ -119,11 +118,7 @@ function S.need_konane()
   return k
 end
 
-function S.now()
-  local k = konane
-  if k and k.core and k.core.clock then return k.core.clock() end
-  return os.clock()
-end
+S.now = require("konane.util").now
 
 function S.is_game(v)
   if type(v) ~= "userdata" then return false end
