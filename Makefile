@@ -157,6 +157,7 @@ install: all
 	  find konane -type f -name '*.lua' -exec install -m 644 {} "$(LUADIR)/{}" \;
 	install -m 644 docs/konane.1 "$(DESTDIR)$(PREFIX)/share/man/man1/konane.1"
 	install -m 644 scripts/tournament.lua "$(DESTDIR)$(PREFIX)/share/konane/tournament.lua"
+	install -m 644 scripts/report.lua scripts/annotate.lua "$(DESTDIR)$(PREFIX)/share/konane/"
 	install -m 755 scripts/tournament.lua "$(DESTDIR)$(PREFIX)/bin/konane-tournament"
 
 uninstall:
