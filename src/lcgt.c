@@ -15,6 +15,8 @@
 #include "cgt.h"
 #include "lkonane.h"
 #include "region.h"
+#include "solve.h"
+#include "tt.h"
 
 #define STORE_MT "konane.cgt.Store"
 #define VALUE_MT "konane.cgt.Value"
@@ -432,6 +434,80 @@ static int l_stats(lua_State *L) {
   return 1;
 }
 
+/*
+** core.cgt_solve(game [, opts]) -> {win=, move=, nodes=, time=, calls=,
+** decided=[, plain_win=, plain_nodes=, plain_time=]}: the exact solver
+** (one thread) consulting region values at positions of at most
+** 'max_pieces' pieces (default 20) that have split, each consultation
+** allowed 'budget' region computations (default 200) on groups of at most
+** 'max_region' pieces (default 12). 'compare' also runs the plain solver
+** on a fresh table of the same size ('hash_mb', default 16).
+*/
+static const char *const solve_opts[] = {"max_pieces", "budget", "max_region",
+                                         "hash_mb", "compare", NULL};
+
+static int l_solve(lua_State *L) {
+  kn_game *g = check_game(L, 1);
+  lua_settop(L, 2);
+  lk_opts_check(L, 2, solve_opts, "cgt.solve");
+  lstore *st = push_store(L);
+  int maxp = (int)lk_opt_integer(L, 2, "max_pieces", 0, KN_MAX_SQ, 20);
+  lua_Integer budget = lk_opt_integer(L, 2, "budget", 1, LUA_MAXINTEGER, 200);
+  int maxr = (int)lk_opt_integer(L, 2, "max_region", 1, KN_MAX_SQ, 12);
+  double mb = lk_opt_number(L, 2, "hash_mb", 1, 65536, 16);
+  int compare = lk_opt_get(L, 2, "compare") != LUA_TNIL && lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  cgk_oracle_ctx c;
+  kn_solve_oracle o;
+  kn_limits lim;
+  kn_solve_result r, r0;
+  lk_stop_ctx sc;
+  memset(&c, 0, sizeof c);
+  c.k = st->k;
+  c.budget = (uint64_t)budget;
+  c.max_region = maxr;
+  o.fn = cgk_oracle;
+  o.ud = &c;
+  o.max_pieces = maxp;
+  memset(&lim, 0, sizeof lim);
+  lk_stop_init(L, &sc);
+  lim.stop.fn = lk_stop;
+  lim.stop.ud = &sc;
+  for (int pass = compare ? 0 : 1; pass < 2; pass++) {
+    kn_tt *tt = kn_tt_new(mb);
+    if (!tt) return luaL_error(L, "cgt.solve: not enough memory for the table");
+    int e = pass == 0 ? kn_solve(g->b, &g->pos, tt, &lim, &r0)
+                      : kn_solve_with(g->b, &g->pos, tt, &lim, &o, &r);
+    kn_tt_free(tt);
+    if (e) return luaL_error(L, "cgt.solve: not enough memory");
+    if ((pass == 0 ? r0.stopped : r.stopped) != KN_DONE) lk_stop_raise(L, &sc);
+  }
+  lua_createtable(L, 0, 10);
+  lua_pushboolean(L, r.win == 1);
+  lua_setfield(L, -2, "win");
+  if (r.move != KN_NOMOVE) {
+    lk_push_move(L, g->b, r.move);
+    lua_setfield(L, -2, "move");
+  }
+  lua_pushinteger(L, (lua_Integer)r.nodes);
+  lua_setfield(L, -2, "nodes");
+  lua_pushnumber(L, r.time);
+  lua_setfield(L, -2, "time");
+  lua_pushinteger(L, (lua_Integer)c.calls);
+  lua_setfield(L, -2, "calls");
+  lua_pushinteger(L, (lua_Integer)c.decided);
+  lua_setfield(L, -2, "decided");
+  if (compare) {
+    lua_pushboolean(L, r0.win == 1);
+    lua_setfield(L, -2, "plain_win");
+    lua_pushinteger(L, (lua_Integer)r0.nodes);
+    lua_setfield(L, -2, "plain_nodes");
+    lua_pushnumber(L, r0.time);
+    lua_setfield(L, -2, "plain_time");
+  }
+  return 1;
+}
+
 /* g:regions([opts]): core.cgt_regions for a game. */
 static int l_game_regions(lua_State *L) {
   check_game(L, 1);
@@ -491,6 +567,7 @@ ENTRY(e_regions, l_regions)
 ENTRY(e_stats, l_stats)
 ENTRY(e_make, l_make)
 ENTRY(e_game_regions, l_game_regions)
+ENTRY(e_solve, l_solve)
 
 const luaL_Reg lk_cgt_funcs[] = {{"cgt_parse", e_parse},
                                  {"cgt_value", e_value},
@@ -498,6 +575,7 @@ const luaL_Reg lk_cgt_funcs[] = {{"cgt_parse", e_parse},
                                  {"cgt_stats", e_stats},
                                  {"cgt_make", e_make},
                                  {"cgt_methods", l_methods},
+                                 {"cgt_solve", e_solve},
                                  {NULL, NULL}};
 
 const luaL_Reg lk_cgt_methods[] = {{"regions", e_game_regions}, {NULL, NULL}};

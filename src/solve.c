@@ -97,6 +97,7 @@ typedef struct vctx {
   int stop;
   pthread_t th;
   int started;
+  const kn_solve_oracle *oracle; /* the calling thread's, or NULL */
 } vctx;
 
 /* Polls the limits: the calling thread alone runs the stop callback (it
@@ -244,6 +245,13 @@ static int solve64(vctx *s, uint64_t occ, int stm, int ply) {
   if (usett) {
     kn_tt_entry e;
     if (kn_tt_probe(s->tt, key, stm, &e)) return e.score > 0;
+  }
+  if (s->oracle && pieces <= s->oracle->max_pieces) {
+    int w = s->oracle->fn(s->oracle->ud, b, occ, stm);
+    if (w >= 0) {
+      if (usett) kn_tt_store(s->tt, key, stm, KN_NOMOVE, w ? 1 : -1, 0, KN_TT_EXACT);
+      return w;
+    }
   }
 
   /* Fewest replies first; among equals, weigh our moves left, the
@@ -497,9 +505,25 @@ int kn_solve(const kn_board *b, const kn_pos *p, kn_tt *tt,
   return kn_solve_threads(b, p, tt, lim, 1, r);
 }
 
+static int solve_run(const kn_board *b, const kn_pos *p, kn_tt *tt,
+                     const kn_limits *lim, int nthreads,
+                     const kn_solve_oracle *o, kn_solve_result *r);
+
 int kn_solve_threads(const kn_board *b, const kn_pos *p, kn_tt *tt,
                      const kn_limits *lim, int nthreads,
                      kn_solve_result *r) {
+  return solve_run(b, p, tt, lim, nthreads, NULL, r);
+}
+
+int kn_solve_with(const kn_board *b, const kn_pos *p, kn_tt *tt,
+                  const kn_limits *lim, const kn_solve_oracle *o,
+                  kn_solve_result *r) {
+  return solve_run(b, p, tt, lim, 1, o, r);
+}
+
+static int solve_run(const kn_board *b, const kn_pos *p, kn_tt *tt,
+                     const kn_limits *lim, int nthreads,
+                     const kn_solve_oracle *o, kn_solve_result *r) {
   shared sh;
   vctx *ts;
   kn_pos q = *p;
@@ -524,6 +548,7 @@ int kn_solve_threads(const kn_board *b, const kn_pos *p, kn_tt *tt,
     return -1;
   }
   for (t = 0; t < nthreads; t++) fail |= ctx_init(&ts[t], &sh, p, t);
+  if (nthreads == 1) ts[0].oracle = o;
   if (nthreads > 1) {
     sh.busy = calloc((size_t)1 << BUSY_BITS, sizeof *sh.busy);
     fail |= !sh.busy;

@@ -39,4 +39,22 @@ int kn_solve_threads(const kn_board *b, const kn_pos *p, kn_tt *tt,
                      const kn_limits *lim, int nthreads,
                      kn_solve_result *r);
 
+/*
+** An exact oracle the solver consults at narrow jump-phase positions of
+** at most 'max_pieces' pieces (after its own table): 'fn' returns 1 when
+** 'stm' to move in 'occ' wins, 0 when it loses, -1 when it cannot tell
+** cheaply. Game values of independent regions give one (region.h,
+** cgk_oracle). Called from the solving thread only.
+*/
+typedef struct kn_solve_oracle {
+  int (*fn)(void *ud, const kn_board *b, uint64_t occ, int stm);
+  void *ud;
+  int max_pieces;
+} kn_solve_oracle;
+
+/* kn_solve (one thread) consulting the oracle 'o' (NULL: none). */
+int kn_solve_with(const kn_board *b, const kn_pos *p, kn_tt *tt,
+                  const kn_limits *lim, const kn_solve_oracle *o,
+                  kn_solve_result *r);
+
 #endif

@@ -64,6 +64,16 @@ function M.sum(list)
   return s
 end
 
+--- The exact solver on game 'g' consulting region values where the board
+--- has split (docs/search.md): {win=, move=, nodes=, time=, calls=,
+--- decided=}; opts max_pieces, budget, max_region, hash_mb, compare (also
+--- run the plain solver: plain_win, plain_nodes, plain_time).
+function M.solve(g, opts)
+  local ok, r = pcall(core.cgt_solve, g, opts)
+  if not ok then error(r, 2) end
+  return r
+end
+
 --- Counters of the region table: regions, lookups, hits, computed, games.
 function M.stats()
   return core.cgt_stats()

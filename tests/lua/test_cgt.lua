@@ -152,6 +152,18 @@ T["late games: regions sum to the whole and the outcome matches the solver"] = f
   assert(checked >= 25, "too few late positions: " .. checked)
 end
 
+T["cgt.solve: region values give the solver's result with fewer nodes"] = function()
+  local g = konane.new { fen = "x.x.x.x./8/..xo..../..ox..../8/8/8/ox.....x b" }
+  for _, turn in ipairs { "b", "w" } do
+    local h = konane.new { fen = g:fen():gsub("[bw]$", turn) }
+    local r = cgt.solve(h, { compare = true, hash_mb = 1 })
+    eq(r.win, r.plain_win, h:fen())
+    eq(r.win, h:solve().win, h:fen())
+    assert(r.decided >= 1 and r.nodes <= r.plain_nodes, h:fen())
+  end
+  raises(function() cgt.solve(g, { max_pices = 3 }) end, "unknown option 'max_pices'")
+end
+
 T["describe: the REPL's text names regions, sum and winner"] = function()
   local g = konane.new { fen = "x.x.x.x./8/..xo..../..ox..../8/8/8/o.o....x w" }
   local text, sum = cgt.describe(g)
