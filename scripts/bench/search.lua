@@ -81,7 +81,7 @@ if part("search") then
   for run = 1, RUNS do
     local nodes, time, c0 = 0, 0, os.clock()
     for i, fen in ipairs(POSITIONS) do
-      local r = konane.new { fen = fen }:search { depth = DEPTH }
+      local r = konane.new { fen = fen }:search { depth = DEPTH, table = konane.hashtable(16) }
       nodes, time = nodes + r.nodes, time + r.time
       if run == 1 then per[i] = ("%s %d"):format(r.move, r.nodes) end
     end
