@@ -69,7 +69,7 @@ MODULE := $(BUILD)/konane.so
 # rewritten only when PREFIX changes, and main.o depends on it.
 PREFIX_H := $(BUILD)/gen/prefix.h
 
-.PHONY: all run test test-slow lint asan bench install uninstall clean help FORCE
+.PHONY: all run test test-slow lint asan bench install install-rock uninstall clean help FORCE
 
 all: $(HOST) $(MODULE)
 
@@ -159,6 +159,15 @@ install: all
 	install -m 644 scripts/tournament.lua "$(DESTDIR)$(PREFIX)/share/konane/tournament.lua"
 	install -m 644 scripts/report.lua scripts/annotate.lua "$(DESTDIR)$(PREFIX)/share/konane/"
 	install -m 755 scripts/tournament.lua "$(DESTDIR)$(PREFIX)/bin/konane-tournament"
+
+# LuaRocks (scripts/konane-dev-1.rockspec): the same files into the rock's
+# directories, which luarocks then deploys into its tree.
+install-rock: all
+	install -d "$(LIBDIR)/konane" "$(BINDIR)" "$(LUADIR)"
+	install -m 755 $(MODULE) "$(LIBDIR)/konane/core.so"
+	install -m 755 $(HOST) "$(BINDIR)/konane"
+	cd lua && find konane -type d -exec install -d "$(LUADIR)/{}" \; && \
+	  find konane -type f -name '*.lua' -exec install -m 644 {} "$(LUADIR)/{}" \;
 
 uninstall:
 	rm -f "$(DESTDIR)$(PREFIX)/bin/konane" "$(DESTDIR)$(PREFIX)/bin/konane-tournament" \
