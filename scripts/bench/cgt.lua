@@ -59,7 +59,7 @@ for _, pass in ipairs { "cold", "warm" } do
     calls, decided = calls + r.calls, decided + r.decided
   end
   local function sum(t) local s = 0 for _, x in ipairs(t) do s = s + x end return s end
-  print(("%s: %d positions, plain solver %d nodes %.3f s (median %d nodes %.4f s); with region values %d nodes %.3f s (median %d nodes %.4f s); %d consultations, %d decided")
+  print(("%s: %d positions, plain solver %d nodes %.3f s (median %.0f nodes %.4f s); with region values %d nodes %.3f s (median %.0f nodes %.4f s); %d consultations, %d decided")
     :format(pass, #positions, sum(pn), sum(pt), median(pn), median(pt), sum(cn), sum(ct), median(cn),
       median(ct), calls, decided))
 end
