@@ -463,6 +463,7 @@ static int l_solve(lua_State *L) {
   kn_solve_result r, r0;
   lk_stop_ctx sc;
   memset(&c, 0, sizeof c);
+  memset(&r, 0, sizeof r); /* always set by the last pass; cppcheck cannot see it */
   c.k = st->k;
   c.budget = (uint64_t)budget;
   c.max_region = maxr;
