@@ -41,6 +41,18 @@ ifneq ($(DEPS_STATUS),0)
 $(error scripts/install-deps.sh failed; install the packages it lists and retry)
 endif
 endif
+# The test goals also need the test tools (headless chromium, xmllint, luacheck,
+# cppcheck, luarocks, python3): a fresh machine gets them the same way.
+ifneq ($(filter test test-slow lint asan,$(MAKECMDGOALS)),)
+HAVE_TEST_DEPS := $(shell for c in chromium xmllint luacheck cppcheck luarocks python3; do command -v $$c >/dev/null || exit 1; done && echo yes)
+ifneq ($(HAVE_TEST_DEPS),yes)
+$(info konane: some test tools are missing; running scripts/install-deps.sh --test)
+TEST_DEPS_STATUS := $(shell sh scripts/install-deps.sh --test >&2; echo $$?)
+ifneq ($(TEST_DEPS_STATUS),0)
+$(error scripts/install-deps.sh --test failed; install the packages it lists and retry)
+endif
+endif
+endif
 endif
 
 LUA_CFLAGS := $(shell pkg-config --cflags lua5.4 2>/dev/null)
@@ -76,17 +88,17 @@ all: $(HOST) $(MODULE)
 # -MMD -MP: each object depends on the headers it includes (the .d files)
 DEPFLAGS = -MMD -MP
 
-$(CORE_OBJ): $(BUILD)/obj/%.o: src/%.c | $(BUILD)/obj
+$(CORE_OBJ): $(BUILD)/obj/%.o: src/%.c Makefile | $(BUILD)/obj
 	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
-$(BIND_OBJ): $(BUILD)/obj/%.o: src/%.c | $(BUILD)/obj
+$(BIND_OBJ): $(BUILD)/obj/%.o: src/%.c Makefile | $(BUILD)/obj
 	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(LUA_CFLAGS) -c $< -o $@
 
-$(BUILD)/obj/main.o: src/main.c $(PREFIX_H) | $(BUILD)/obj
+$(BUILD)/obj/main.o: src/main.c $(PREFIX_H) Makefile | $(BUILD)/obj
 	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(LUA_CFLAGS) -I$(BUILD)/gen -c $< -o $@
 
 # readline's flags (they add -D_XOPEN_SOURCE=600) apply to repl.c only
-$(BUILD)/obj/repl.o: src/repl.c | $(BUILD)/obj
+$(BUILD)/obj/repl.o: src/repl.c Makefile | $(BUILD)/obj
 	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(LUA_CFLAGS) $(RL_CFLAGS) -c $< -o $@
 
 $(PREFIX_H): FORCE | $(BUILD)/gen

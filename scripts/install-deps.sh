@@ -7,7 +7,7 @@
 set -u
 
 PKGS="lua5.4 liblua5.4-dev libreadline-dev libcmocka-dev pkg-config"
-TEST_PKGS="chromium libxml2-utils lua-check cppcheck luarocks"
+TEST_PKGS="chromium libxml2-utils lua-check cppcheck luarocks python3"
 if [ "${1:-}" = "--test" ]; then PKGS="$PKGS $TEST_PKGS"; fi
 
 missing=""

@@ -607,7 +607,12 @@ static int pmain(lua_State *L) {
 
 int main(int argc, char **argv) {
   int status, result;
-  lua_State *L = luaL_newstate();
+  lua_State *L;
+  /* Past a file size limit (ulimit -f) a write fails with EFBIG, which the
+  ** tournament reports with the file's name; the default SIGXFSZ would kill
+  ** the run without a word instead. */
+  signal(SIGXFSZ, SIG_IGN);
+  L = luaL_newstate();
   if (L == NULL) {
     l_message(argv[0], "cannot create state: not enough memory");
     return EXIT_FAILURE;

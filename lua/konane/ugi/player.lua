@@ -313,6 +313,16 @@ function M.new(def)
     return conn
   end
 
+  -- Reads the readyok lines still due (from new_game) before 'what'.
+  local function settle(c, deadline, what)
+    while (c.ready_pending or 0) > 0 do
+      local line = c:line(deadline, "readyok before " .. what)
+      if line == "readyok" then c.ready_pending = c.ready_pending - 1 end
+      local msg = line:match("^info string error: (.*)$")
+      if msg then c.last_error = shown(msg) end
+    end
+  end
+
   function self.new_game(_, info)
     if conn and conn.dead then conn = nil end
     ensure()
@@ -329,19 +339,11 @@ function M.new(def)
     end
     start_seen = nil
     out[#out + 1] = "uginewgame\nisready\n"
-    -- the readyok is read before the first answer of the game (no round trip of its own)
     conn.ready_pending = (conn.ready_pending or 0) + 1
     conn:send(table.concat(out))
-  end
-
-  -- Reads the readyok lines still due (from new_game) before 'what'.
-  local function settle(c, deadline, what)
-    while (c.ready_pending or 0) > 0 do
-      local line = c:line(deadline, "readyok before " .. what)
-      if line == "readyok" then c.ready_pending = c.ready_pending - 1 end
-      local msg = line:match("^info string error: (.*)$")
-      if msg then c.last_error = shown(msg) end
-    end
+    -- readyok before the game starts: what the engine does for a new game (clearing or making
+    -- its tables) is never charged to its first move
+    settle(conn, conn:expect(d.startup), "the game")
   end
 
   local function position(game)
