@@ -67,10 +67,7 @@ local function put(f, text, sync)
   return true
 end
 
-local function clock()
-  local c = core()
-  return c.clock and c.clock() or os.clock()
-end
+local clock = require("konane.util").now
 
 -- write_atomic(path, text): replaces the file at 'path' with 'text', or raises "cannot write
 -- PATH: reason" leaving the old file untouched (the temporary file is removed).
