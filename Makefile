@@ -170,7 +170,9 @@ install: all
 	install -m 644 docs/konane.1 "$(DESTDIR)$(PREFIX)/share/man/man1/konane.1"
 	install -m 644 scripts/tournament.lua "$(DESTDIR)$(PREFIX)/share/konane/tournament.lua"
 	install -m 644 scripts/report.lua scripts/annotate.lua "$(DESTDIR)$(PREFIX)/share/konane/"
-	install -m 755 scripts/tournament.lua "$(DESTDIR)$(PREFIX)/bin/konane-tournament"
+	# the installed command names its own host, so it runs without PREFIX/bin on the PATH
+	sed '1s|^#!.*|#!$(PREFIX)/bin/konane|' scripts/tournament.lua >"$(DESTDIR)$(PREFIX)/bin/konane-tournament"
+	chmod 755 "$(DESTDIR)$(PREFIX)/bin/konane-tournament"
 
 # LuaRocks (scripts/konane-dev-1.rockspec): the same files into the rock's
 # directories, which luarocks then deploys into its tree.
