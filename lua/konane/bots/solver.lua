@@ -21,6 +21,9 @@ function M.new(opts)
   bot_util.check_number(opts, "depth", "solver", 1)
   bot_util.check_number(opts, "share", "solver", 0)
   local self = { name = "solver", opts = opts }
+  -- The fallback search's own table, made now and kept for every move: never a board's
+  -- shared table, which another player on the same board would read and write.
+  local table_ = require("konane").hashtable(opts.hash_mb or 16)
 
   function self.choose(_, game, clock)
     local time = bot_util.budget(clock, opts.time or 1.0)
@@ -35,7 +38,7 @@ function M.new(opts)
       time = time - (util.now() - start)
     end
     if time < 0.001 then time = 0.001 end
-    local r = game:search { depth = opts.depth, time = time, hash_mb = opts.hash_mb }
+    local r = game:search { depth = opts.depth, time = time, table = table_ }
     return r.move, { score = r.score, depth = r.depth, nodes = r.nodes }
   end
 
