@@ -29,11 +29,8 @@ local function read(path)
   return s
 end
 
-local function write(path, text)
-  local f = assert(io.open(path, "wb"))
-  f:write(text)
-  f:close()
-end
+local H = dofile("tests/lua/helpers.lua")
+local write = H.write
 
 local function chromium()
   local path = sh("command -v chromium || command -v chromium-browser"):gsub("%s+$", "")

@@ -9,34 +9,14 @@ local core = konane.core
 
 local HOSTILE = "tests/lua/fixtures/tournament_hostile_bot.lua"
 
-local function sh_quote(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
+local H = dofile("tests/lua/helpers.lua")
+local sh_quote = H.sh_quote
 
--- A fresh empty directory; removed by cleanup().
-local made = {}
-local function tmpdir()
-  local p = os.tmpname()
-  os.remove(p)
-  assert(os.execute("mkdir -p " .. sh_quote(p)))
-  made[#made + 1] = p
-  return p
-end
-local function cleanup()
-  for _, p in ipairs(made) do os.execute("rm -rf " .. sh_quote(p)) end
-  made = {}
-end
+local tmpdir, cleanup = H.tmpdir, H.cleanup
 
-local function read(path)
-  local f = assert(io.open(path, "rb"))
-  local t = f:read("a")
-  f:close()
-  return t
-end
+local read = H.read
 
-local function write(path, text)
-  local f = assert(io.open(path, "wb"))
-  f:write(text)
-  f:close()
-end
+local write = H.write
 
 local function sleep(s) core.poll({}, s) end
 

@@ -8,20 +8,10 @@ local core = konane.core
 
 local HOSTILE = "tests/lua/fixtures/tournament_hostile_bot.lua"
 
-local function sh_quote(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
+local H = dofile("tests/lua/helpers.lua")
+local sh_quote = H.sh_quote
 
-local made = {}
-local function tmpdir()
-  local p = os.tmpname()
-  os.remove(p)
-  assert(os.execute("mkdir -p " .. sh_quote(p)))
-  made[#made + 1] = p
-  return p
-end
-local function cleanup()
-  for _, p in ipairs(made) do os.execute("rm -rf " .. sh_quote(p)) end
-  made = {}
-end
+local tmpdir, cleanup = H.tmpdir, H.cleanup
 
 local function read(path)
   local f = io.open(path, "rb")
@@ -31,11 +21,7 @@ local function read(path)
   return t
 end
 
-local function write(path, text)
-  local f = assert(io.open(path, "wb"))
-  f:write(text)
-  f:close()
-end
+local write = H.write
 
 -- Runs argv; returns the exit status and the combined output.
 local function run(argv)
