@@ -38,4 +38,20 @@ function H.write(path, text)
   f:close()
 end
 
+--- run(argv) -> exit code, combined output
+-- Runs the command (a list, no shell) through konane.core.spawn and collects what it prints.
+function H.run(argv)
+  local core = require("konane").core
+  local p = assert(core.spawn(argv))
+  local out = {}
+  while true do
+    core.poll({ p }, 1)
+    local s = p:read()
+    if s == nil then break end
+    out[#out + 1] = s
+  end
+  local _, code = p:wait(true)
+  return code, table.concat(out)
+end
+
 return H

@@ -9,6 +9,8 @@ local pgn = konane.pgn
 
 local T = {}
 
+local H = dofile("tests/lua/helpers.lua")
+
 local function sh(cmd)
   local p = assert(io.popen(cmd))
   local out = p:read("a")
@@ -16,21 +18,7 @@ local function sh(cmd)
   return out
 end
 
-local function tmpdir()
-  local d = sh("mktemp -d"):gsub("%s+$", "")
-  assert(d:match("^/"), d)
-  return d
-end
-
-local function read(path)
-  local f = assert(io.open(path, "rb"))
-  local s = f:read("a")
-  f:close()
-  return s
-end
-
-local H = dofile("tests/lua/helpers.lua")
-local write = H.write
+local tmpdir, read, write = H.tmpdir, H.read, H.write
 
 local function chromium()
   local path = sh("command -v chromium || command -v chromium-browser"):gsub("%s+$", "")

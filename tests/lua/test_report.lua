@@ -7,6 +7,7 @@ local tjson = require "konane.tournament.json"
 local report = require "konane.report"
 
 local T = {}
+local H = dofile("tests/lua/helpers.lua")
 
 local function sh(cmd)
   local p = assert(io.popen(cmd))
@@ -15,18 +16,7 @@ local function sh(cmd)
   return out
 end
 
-local function tmpdir()
-  local d = sh("mktemp -d"):gsub("%s+$", "")
-  assert(d:match("^/"), d)
-  return d
-end
-
-local function read(path)
-  local f = assert(io.open(path, "rb"))
-  local s = f:read("a")
-  f:close()
-  return s
-end
+local tmpdir, read = H.tmpdir, H.read
 
 local function run(o)
   o.progress = false

@@ -17,16 +17,7 @@ local write = H.write
 local function cli(args)
   local argv = { core.exe_path(), "scripts/solve.lua" }
   for _, a in ipairs(args) do argv[#argv + 1] = a end
-  local p = assert(core.spawn(argv))
-  local out = {}
-  while true do
-    core.poll({ p }, 1)
-    local s = p:read()
-    if s == nil then break end
-    out[#out + 1] = s
-  end
-  local _, code = p:wait(true)
-  return code, table.concat(out)
+  return H.run(argv)
 end
 
 local function lines(text)

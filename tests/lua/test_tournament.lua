@@ -24,16 +24,7 @@ local function sleep(s) core.poll({}, s) end
 local function cli(args)
   local argv = { core.exe_path(), "scripts/tournament.lua" }
   for _, a in ipairs(args) do argv[#argv + 1] = a end
-  local p = assert(core.spawn(argv))
-  local out = {}
-  while true do
-    core.poll({ p }, 1)
-    local s = p:read()
-    if s == nil then break end
-    out[#out + 1] = s
-  end
-  local _, code = p:wait(true)
-  return code, table.concat(out)
+  return H.run(argv)
 end
 
 local function quiet(o)
