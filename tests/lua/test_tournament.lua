@@ -438,16 +438,7 @@ tests["on a terminal a progress line counts the games, and it is erased at the e
   local dir = tmpdir()
   local cmd = string.format("%s scripts/tournament.lua --bot greedy --bot random --size 6x6 " ..
     "--games 4 --out %s/t", sh_quote(core.exe_path()), sh_quote(dir))
-  local p = assert(core.spawn { "script", "-qfec", cmd, "/dev/null" })
-  local out = {}
-  while true do
-    core.poll({ p }, 1)
-    local s = p:read()
-    if s == nil then break end
-    out[#out + 1] = s
-  end
-  local _, code = p:wait(true)
-  local text = table.concat(out)
+  local code, text = H.run { "script", "-qfec", cmd, "/dev/null" }
   assert(code == 0, text)
   assert(text:find("4/4 games", 1, true) and text:find("games/s", 1, true), text)
   assert(text:find("\r\27%[K"), "the progress line is erased")

@@ -23,19 +23,7 @@ end
 
 local write = H.write
 
--- Runs argv; returns the exit status and the combined output.
-local function run(argv)
-  local p = assert(core.spawn(argv))
-  local out = {}
-  while true do
-    core.poll({ p }, 1)
-    local s = p:read()
-    if s == nil then break end
-    out[#out + 1] = s
-  end
-  local _, code = p:wait(true)
-  return code, table.concat(out)
-end
+local run = H.run
 
 local function cli(args, prefix)
   local argv = {}
