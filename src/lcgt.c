@@ -67,6 +67,26 @@ static void push_value(lua_State *L, cg_id id) {
 }
 
 /*
+** Parse the game text at 'idx' into '*g'. Returns 0, or -1 with the message
+** pushed: "bad game 'TEXT': why", the text cut to 40 bytes (a message never
+** repeats a huge input); a byte 0x00 inside the text is an error, never a
+** silent end of the text.
+*/
+static int parse_text(lua_State *L, lstore *st, int idx, cg_id *g) {
+  size_t len;
+  const char *text = lua_tolstring(L, idx, &len);
+  char err[160];
+  if (strlen(text) != len)
+    snprintf(err, sizeof err, "unexpected byte 0x00 at character %d", (int)strlen(text) + 1);
+  else if (cg_parse(st->s, text, g, err, sizeof err) == 0)
+    return 0;
+  lua_pushlstring(L, text, len > 40 ? 40 : len);
+  lua_pushfstring(L, "bad game '%s%s': %s", lua_tostring(L, -1), len > 40 ? "..." : "", err);
+  lua_remove(L, -2); /* the shortened text */
+  return -1;
+}
+
+/*
 ** The value at 'idx': a value userdata, an integer, or game text for
 ** cg_parse ("3/4", "^*", "{1|0}"). Raises with the argument number.
 */
@@ -88,12 +108,8 @@ static cg_id to_value(lua_State *L, lstore *st, int idx) {
     return cg_number(st->s, x);
   }
   if (lua_type(L, idx) == LUA_TSTRING) {
-    char err[160];
     cg_id g;
-    if (cg_parse(st->s, lua_tostring(L, idx), &g, err, sizeof err)) {
-      lua_pushfstring(L, "bad game '%s': %s", lua_tostring(L, idx), err);
-      luaL_argerror(L, idx, lua_tostring(L, -1));
-    }
+    if (parse_text(L, st, idx, &g)) luaL_argerror(L, idx, lua_tostring(L, -1));
     return g;
   }
   luaL_typeerror(L, idx, "game value, integer or game text");
@@ -106,12 +122,11 @@ static cg_id to_value(lua_State *L, lstore *st, int idx) {
 
 static int l_parse(lua_State *L) {
   lstore *st = push_store(L);
-  char err[160];
   cg_id g;
-  const char *text = luaL_checkstring(L, 1);
-  if (cg_parse(st->s, text, &g, err, sizeof err)) {
+  luaL_checkstring(L, 1);
+  if (parse_text(L, st, 1, &g)) {
     luaL_pushfail(L);
-    lua_pushfstring(L, "bad game '%s': %s", text, err);
+    lua_insert(L, -2);
     return 2;
   }
   push_value(L, g);
@@ -351,7 +366,11 @@ static void to_placement(lua_State *L, int idx, cgk_pos *p, int *stm) {
   if (lua_type(L, idx) != LUA_TSTRING)
     luaL_typeerror(L, idx, "game or position text");
   char err[200];
-  if (cgk_parse(lua_tostring(L, idx), p, stm, err, sizeof err))
+  size_t len;
+  const char *text = lua_tolstring(L, idx, &len);
+  if (strlen(text) != len)
+    luaL_error(L, "bad position: unexpected byte 0x00 at character %d", (int)strlen(text) + 1);
+  if (cgk_parse(text, p, stm, err, sizeof err))
     luaL_error(L, "bad position: %s", err);
 }
 

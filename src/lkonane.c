@@ -425,9 +425,12 @@ static int l_phase(lua_State *L) {
 
 static int l_at(lua_State *L) {
   kn_game *g = check_game(L, 1);
-  const char *s = luaL_checkstring(L, 2);
+  size_t len;
+  const char *s = luaL_checklstring(L, 2, &len);
   char err[128];
   int sq;
+  if (strlen(s) != len)
+    return luaL_argerror(L, 2, "a square name has no byte 0x00");
   if (kn_square_parse(g->b, s, &sq, err, sizeof err) != 0)
     return luaL_argerror(L, 2, err);
   if (!kn_bit(&g->pos.occ, sq)) return 0;

@@ -174,9 +174,14 @@ int kn_move_parse(const kn_board *b, const kn_pos *p, const char *s,
   for (;;) {
     int f, r, k = read_square(t, &f, &r);
     if (!k) {
-      snprintf(err, errlen,
-               "expected a square (like d5) at character %d, found '%.8s'",
-               (int)(t - s) + 1, *t ? t : "end of text");
+      if (*t)
+        snprintf(err, errlen,
+                 "expected a square (like d5) at character %d, found '%.8s'",
+                 (int)(t - s) + 1, t);
+      else
+        snprintf(err, errlen,
+                 "expected a square (like d5) at character %d, found the end of the text",
+                 (int)(t - s) + 1);
       return -1;
     }
     if (n == KN_MAX_SIDE + 2) {

@@ -136,9 +136,29 @@ static int incomplete(lua_State *L, int status) {
 }
 
 /*
+** The frame 'p' (length 'len') of a traceback as the user sees it: NULL for
+** a frame that says nothing (the REPL's own "[C]: in ?", the C 'error'
+** call), else the text from where it should start: a frame in the konane
+** library starts at "konane/", so no host directory is shown.
+*/
+static const char *shown_frame(const char *p, size_t len) {
+  const char *lib;
+  if ((len == 10 && strncmp(p, "\t[C]: in ?", 10) == 0) ||
+      (len == 25 && strncmp(p, "\t[C]: in function 'error'", 25) == 0))
+    return NULL;
+  if (p[0] == '\t' && p[1] == '/') {
+    const char *colon = memchr(p, ':', len);
+    for (lib = p; colon != NULL && lib < colon; lib++)
+      if (strncmp(lib, "/konane/", 8) == 0 && strncmp(colon - 4, ".lua", 4) == 0)
+        return lib + 1;
+  }
+  return p;
+}
+
+/*
 ** Print an error in the REPL: the message and a traceback shortened to the
-** frames that mean something to the user (the REPL's own "[C]: in ?" frame
-** and the traceback of an interrupt are dropped).
+** frames that mean something to the user (see shown_frame; the traceback of
+** an interrupt is dropped).
 */
 static void report_repl(lua_State *L) {
   const char *msg = lua_tostring(L, -1);
@@ -158,9 +178,10 @@ static void report_repl(lua_State *L) {
     while (*p) {
       const char *e = strchr(p, '\n');
       size_t len = e ? (size_t)(e - p) : strlen(p);
-      int skip = (len == 10 && strncmp(p, "\t[C]: in ?", 10) == 0);
-      if (!skip && frames < 12) {
-        fprintf(stderr, "%.*s\n", (int)len, p);
+      const char *shown = shown_frame(p, len);
+      if (shown != NULL && frames < 12) {
+        fprintf(stderr, "%s%.*s\n", shown == p ? "" : "\t", (int)(len - (size_t)(shown - p)),
+                shown);
         frames++;
       }
       if (e == NULL)

@@ -426,6 +426,62 @@ static void syntax_error_is_reported_and_the_next_command_works(void **state) {
   assert_int_equal(finish(s), 0);
 }
 
+/*
+** Ctrl-C also stops an exact solve and a vs() bot's thinking; the game is
+** as it was before (after the bot was stopped, your move stays played and
+** it is the bot's turn).
+*/
+static void ctrl_c_stops_a_solve_and_a_bots_move(void **state) {
+  Session *s = spawn(0, NULL);
+  (void)state;
+  assert_true(expect(s, "> "));
+  send(s, "d5\r");
+  assert_true(expect(s, "> "));
+  send(s, "before = g:fen()\r");
+  assert_true(expect(s, "> "));
+  send(s, "print('solving now') solve()\r");
+  assert_true(expect(s, "\nsolving now\n"));
+  assert_true(absent_for(s, "> ", 300));
+  send(s, "\003");
+  assert_true(expect(s, "interrupted!"));
+  assert_true(expect(s, "> "));
+  send(s, "print(g:fen() == before, g:ply())\r");
+  assert_true(expect(s, "true\t1"));
+  send(s, "new() vs('alphabeta:time=60')\r");
+  assert_true(expect(s, "You play Black"));
+  assert_true(expect(s, "> "));
+  send(s, "d5\r");
+  assert_true(expect(s, "is thinking"));
+  assert_true(absent_for(s, "> ", 300));
+  send(s, "\003");
+  assert_true(expect(s, "interrupted!"));
+  assert_true(expect(s, "> "));
+  send(s, "print(g:ply(), g:turn())\r");
+  assert_true(expect(s, "1\twhite"));
+  assert_int_equal(finish(s), 0);
+}
+
+/*
+** An error raised inside the library shows its message and the frames that
+** matter, named from the module ("konane/init.lua:N"), never the host's
+** directories; the C 'error' frame is left out.
+*/
+static void errors_show_no_host_directories(void **state) {
+  Session *s = spawn(0, NULL);
+  (void)state;
+  assert_true(expect(s, "> "));
+  send(s, "require('konane.pgn').replay({moves = {'zz'}})\r");
+  assert_true(expect(s, "is illegal"));
+  assert_true(expect(s, "\tkonane/pgn.lua:"));
+  assert_true(expect(s, "> "));
+  send(s, "konane.new{rows = 30}\r");
+  assert_true(expect(s, "30 is out of range 1..20"));
+  assert_true(expect(s, "> "));
+  assert_true(strstr(s->out, "/lua/konane/") == NULL);
+  assert_true(strstr(s->out, "in function 'error'") == NULL);
+  assert_int_equal(finish(s), 0);
+}
+
 static void colour_on_a_terminal_unless_no_color(void **state) {
   Session *s = spawn(1, NULL);
   (void)state;
@@ -558,6 +614,8 @@ int main(void) {
       cmocka_unit_test(ctrl_c_is_delivered_once),
       cmocka_unit_test(ctrl_c_at_the_prompt_cancels_the_line),
       cmocka_unit_test(syntax_error_is_reported_and_the_next_command_works),
+      cmocka_unit_test(ctrl_c_stops_a_solve_and_a_bots_move),
+      cmocka_unit_test(errors_show_no_host_directories),
       cmocka_unit_test(colour_on_a_terminal_unless_no_color),
       cmocka_unit_test(playing_a_bot_it_answers_typed_moves),
       cmocka_unit_test(piped_input_runs_without_prompts),

@@ -165,7 +165,11 @@ function M.new(opts)
   end
   local v = opts.variant or "brainking"
   if type(v) == "string" then v = registered[v] or package.loaded["konane.variants." .. v] end
-  if type(v) ~= "table" then return new_game(opts) end
+  if type(v) ~= "table" then
+    local ok, g = pcall(new_game, opts)
+    if not ok then error(g, 2) end
+    return g
+  end
   local key = ("%s|%s|%s"):format(tostring(opts.rows), tostring(opts.cols), tostring(opts.fen))
   local by_variant = rawget(prototypes, v)
   local proto = by_variant and by_variant[key]
@@ -179,8 +183,10 @@ function M.new(opts)
   return g
 end
 
+-- Called under pcall: its errors carry no position of their own (M.new adds the caller's).
 function new_game(opts)
-  local variant = M.variant(opts.variant or "brainking")
+  local okv, variant = pcall(M.variant, opts.variant or "brainking")
+  if not okv then error(variant, 0) end
   local rows, cols = check_size(opts, "rows"), check_size(opts, "cols")
   rows = rows or cols or variant.rows or 8
   cols = cols or (opts.rows and rows) or variant.cols or rows

@@ -54,6 +54,15 @@ T["notation: parse and tostring round trip"] = function()
   local v, err = cgt.parse("{1|")
   eq(v, nil)
   assert(err:find("character"), err)
+  -- a byte 0x00 is an error, not the end of the text; a huge text is not repeated whole
+  v, err = cgt.parse("{0\0|}")
+  assert(v == nil and err:find("unexpected byte 0x00 at character 3", 1, true), err)
+  v, err = cgt.parse(("1"):rep(100000))
+  assert(v == nil and #err < 200 and err:find("number too large"), err)
+  local ok, e2 = pcall(cgt.value, "xo\0")
+  assert(not ok and e2:find("byte 0x00"), e2)
+  ok, e2 = pcall(cgt.value, { 1 })
+  assert(not ok)
 end
 
 T["arithmetic and comparison metamethods"] = function()

@@ -263,7 +263,7 @@ local BAD_MOVES = { -- after d5 e5 on 8x8 brainking, Black to move
   { "d7-d5-d3", "landing square d3 is not empty" },
   { "b7-d5", "not a straight jump" },
   { "zz", "expected a square" },
-  { "d7-", "expected a square" },
+  { "d7-", "at character 4, found the end of the text" },
   { "d7+d5", "unexpected character '+'" },
   { "", "empty move" },
   { "d7-d5 x", "unexpected text after the move" },
@@ -321,6 +321,20 @@ T["huge input is echoed shortened in the error"] = function()
   assert(not ok and #err < 200 and err:find("d5d5...'", 1, true), err)
   ok, err = pcall(konane.new, { fen = ("x"):rep(100000) .. " b" })
   assert(not ok and #err < 300 and err:find("longer than 20 squares"), err)
+end
+
+T["a byte 0x00 never cuts a name short, and new's errors point at the caller"] = function()
+  local g = konane.new()
+  local ok, err = pcall(g.at, g, "a1\0junk")
+  assert(not ok and err:find("0x00"), err)
+  assert(g:at("a1") == "white")
+  local m, why = g:legal("d5\0")
+  assert(m == nil and why:find("unexpected byte 0x00 at character 3", 1, true), why)
+  -- the position of an error is the caller's line, never a file of the library
+  local line = debug.getinfo(1, "l").currentline + 1
+  ok, err = pcall(function() local g2 = konane.new { variant = "nope" }; return g2 end)
+  assert(not ok and err:find("unknown variant 'nope'", 1, true), err)
+  assert(err:find(":" .. line .. ": unknown variant", 1, true) and not err:find("init.lua"), err)
 end
 
 T["removals outside the variant's squares are refused with the allowed list"] = function()
