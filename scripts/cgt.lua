@@ -59,7 +59,8 @@ while i <= #arg do
   elseif a == "--moves" then opts.moves = true
   elseif a == "--unique" then opts.unique = true
   elseif a == "--stats" then opts.stats = true
-  elseif a:sub(1, 2) == "--" then usage(("unknown option '%s'"):format(a))
+  elseif a:sub(1, 1) == "-" then -- a position text never starts with '-'
+    usage(("unknown option '%s'"):format(a))
   else opts.positions[#opts.positions + 1] = a end
   i = i + 1
 end

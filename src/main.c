@@ -113,20 +113,20 @@ static void print_usage(FILE *out, const char *badoption) {
   fprintf(out,
           "usage: %s [options] [script [args]]\n"
           "Available options are:\n"
-          "  -e stat   execute string 'stat'\n"
-          "  -i        enter interactive mode after executing 'script'\n"
-          "  -l mod    require library 'mod' into global 'mod'\n"
-          "  -l g=mod  require library 'mod' into global 'g'\n"
-          "  -v        show version information\n"
-          "  -E        ignore environment variables\n"
-          "  -W        turn warnings on\n"
-          "  -h        show this help\n"
-          "  --ugi BOT serve BOT (alphabeta:time=1, mybot.lua, ...) as a UGI\n"
-          "            engine on stdin/stdout, after the -e and -l options\n"
-          "  --        stop handling options\n"
-          "  -         stop handling options and execute stdin\n"
+          "  -e stat        execute string 'stat'\n"
+          "  -i             enter interactive mode after executing 'script'\n"
+          "  -l mod         require library 'mod' into global 'mod'\n"
+          "  -l g=mod       require library 'mod' into global 'g'\n"
+          "  -v, --version  show version information\n"
+          "  -E             ignore environment variables\n"
+          "  -W             turn warnings on\n"
+          "  -h, --help     show this help\n"
+          "  --ugi BOT      serve BOT (alphabeta:time=1, mybot.lua, ...) as a UGI\n"
+          "                 engine on stdin/stdout, after the -e and -l options\n"
+          "  --             stop handling options\n"
+          "  -              stop handling options and execute stdin\n"
           "With no script: an interactive REPL on a terminal (type help()),\n"
-          "or the program read from standard input.\n",
+          "or the program read from standard input. A bad option exits with status 2.\n",
           host_progname);
   fflush(out);
 }
@@ -254,6 +254,7 @@ static int handle_script(lua_State *L, char **argv) {
 #define has_E 16
 #define has_help 32 /* with has_error: -h or --help, usage on stdout */
 #define has_ugi 64  /* --ugi BOT: serve BOT in UGI (lua/konane/ugi/server.lua) */
+#define EXIT_USAGE 2 /* a bad command line, as getopt programs do */
 
 /*
 ** Scan the options (as lua.c does). Returns the bits above and sets 'first'
@@ -263,8 +264,10 @@ static int collectargs(char **argv, int *first) {
   int args = 0;
   int i;
   if (argv[0] != NULL) {
-    if (argv[0][0])
-      host_progname = argv[0];
+    if (argv[0][0]) {  /* messages name the program, not the directory it is in */
+      const char *slash = strrchr(argv[0], '/');
+      host_progname = slash != NULL && slash[1] ? slash + 1 : argv[0];
+    }
   } else {
     *first = -1;
     return 0;
@@ -285,6 +288,10 @@ static int collectargs(char **argv, int *first) {
       if (argv[i][2] != '\0') {
         if (strcmp(argv[i], "--help") == 0)
           return has_error | has_help;
+        if (strcmp(argv[i], "--version") == 0) {
+          args |= has_v;
+          continue;
+        }
         return has_error;
       }
       *first = i + 1;
@@ -549,7 +556,10 @@ static int pmain(lua_State *L) {
       print_usage(stdout, "");
     else
       print_usage(stderr, argv[script]);
-    lua_pushboolean(L, (args & has_help) != 0);
+    if (args & has_help)
+      lua_pushboolean(L, 1);
+    else
+      lua_pushinteger(L, EXIT_USAGE);
     return 1;
   }
   if (args & has_E) {
@@ -622,6 +632,10 @@ int main(int argc, char **argv) {
   lua_pushinteger(L, argc);
   lua_pushlightuserdata(L, argv);
   status = lua_pcall(L, 2, 1, 0);
+  if (status == LUA_OK && lua_isinteger(L, -1)) {  /* a bad command line */
+    lua_close(L);
+    return EXIT_USAGE;
+  }
   result = lua_toboolean(L, -1);
   host_report(L, status);
   lua_close(L);
