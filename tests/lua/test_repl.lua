@@ -442,6 +442,12 @@ return {
     has(msg, 'seek("x"): ply must be a whole number')
     msg = error_of(cmd("undo"), 0)
     has(msg, "undo(0): n must be a whole number of moves")
+    -- a file that cannot be written is named once
+    for _, c in ipairs { "svg", "pgn" } do
+      msg = error_of(with_game, konane.new(), function() cmd(c)("/nonexistent-dir/x") end)
+      has(msg, "cannot write /nonexistent-dir/x: No such file")
+      assert(select(2, msg:gsub("/nonexistent%-dir/x", "")) == 1, msg)
+    end
   end,
 
   ["a misspelt bot in vs() keeps the finished game"] = function()

@@ -43,6 +43,14 @@ function S.fail(msg)
   error(setmetatable({ message = msg }, PLAIN), 0)
 end
 
+--- fail_write(path, err): fail() with "cannot write PATH: why", naming the path once (io.open's
+-- messages start with it already).
+function S.fail_write(path, err)
+  local why = S.clean(err)
+  if why:sub(1, #path + 2) == path .. ": " then why = why:sub(#path + 3) end
+  S.fail("cannot write " .. path .. ": " .. why)
+end
+
 --- is_plain(err) -> is 'err' a plain error raised by fail()?
 function S.is_plain(err)
   return type(err) == "table" and getmetatable(err) == PLAIN

@@ -16,7 +16,7 @@ svg() with no path returns the SVG text.]],
       if path == nil then return g:svg(opts) end
       if type(path) ~= "string" then error("a file name expected, got " .. type(path), 0) end
       local ok, err = require("konane.svg").write(g, path, opts)
-      if not ok then S.fail("cannot write " .. path .. ": " .. S.clean(err)) end
+      if not ok then S.fail_write(path, err) end
       print("saved the position to " .. path)
     end,
   },

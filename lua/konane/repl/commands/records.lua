@@ -53,7 +53,7 @@ instead (replacing it), and pgn("games.pgn", "a") appends. open("game.pgn") read
       if type(path) ~= "string" then error("a file name expected, got " .. type(path), 0) end
       if mode ~= nil and mode ~= "a" and mode ~= "w" then error("mode must be \"w\" or \"a\"", 0) end
       local ok, err = pgn.write_file(path, rec, mode == "a" and "a" or "w")
-      if not ok then S.fail("cannot write " .. path .. ": " .. S.clean(err)) end
+      if not ok then S.fail_write(path, err) end
       print(string.format("saved %d move%s to %s", #rec.moves, #rec.moves == 1 and "" or "s", path))
     end,
   },
