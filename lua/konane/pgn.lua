@@ -101,15 +101,17 @@ local function tags_of(record)
   return tags
 end
 
--- Append 'token' to the movetext lines in 'out', wrapping at LINE_WIDTH.
+-- Append 'token' to the movetext lines in 'out', wrapping at LINE_WIDTH. The line being built
+-- is a list of tokens and its length (no string is rebuilt per token).
 local function emit(state, token)
-  local line = state.line
-  if #line > 0 and #line + 1 + #token > LINE_WIDTH then
-    state.out[#state.out + 1] = line
-    line = ""
+  local n, len = state.n, state.len
+  if n > 0 and len + 1 + #token > LINE_WIDTH then
+    state.out[#state.out + 1] = table.concat(state.parts, " ", 1, n)
+    n, len = 0, -1
   end
-  if #line > 0 then line = line .. " " end
-  state.line = line .. token
+  n = n + 1
+  state.parts[n] = token
+  state.n, state.len = n, len + 1 + #token
 end
 
 --- write(record) -> string
@@ -121,14 +123,15 @@ function pgn.write(record)
     error("bad argument #1 to 'write' (record table expected, got " .. type(record) .. ")", 2)
   end
   local tags = tags_of(record)
-  local names = {}
-  for name in pairs(tags) do names[#names + 1] = name end
-  table.sort(names, function(a, b)
-    local ra, rb = TAG_RANK[a] or math.huge, TAG_RANK[b] or math.huge
-    if ra ~= rb then return ra < rb end
-    return a < b
-  end)
   local out = {}
+  for _, name in ipairs(TAG_ORDER) do -- the standard tags in their order
+    if tags[name] then out[#out + 1] = "[" .. name .. " " .. quote(tags[name]) .. "]" end
+  end
+  local names = {}
+  for name in pairs(tags) do
+    if not TAG_RANK[name] then names[#names + 1] = name end
+  end
+  table.sort(names) -- then every other tag by name
   for _, name in ipairs(names) do
     if name:match("^[%w_]+$") then
       out[#out + 1] = "[" .. name .. " " .. quote(tags[name]) .. "]"
@@ -136,7 +139,7 @@ function pgn.write(record)
   end
   out[#out + 1] = ""
 
-  local state = { out = out, line = "" }
+  local state = { out = out, parts = {}, n = 0, len = -1 }
   local comments = record.comments or {}
   if comments[0] then emit(state, comment_text(comments[0])) end
   local moves = record.moves or {}
@@ -147,20 +150,21 @@ function pgn.write(record)
     end
     -- ply i is made by the first side when i is odd; numbering counts move pairs Black-White.
     local k = white_first and i + 1 or i
-    local number = (k + 1) // 2
     if k % 2 == 1 then
-      emit(state, number .. ". " .. move)   -- a move number stays with its move
+      emit(state, (k + 1) // 2 .. ". " .. move)   -- a move number stays with its move
     elseif i == 1 then
-      emit(state, number .. "... " .. move)
+      emit(state, (k + 1) // 2 .. "... " .. move)
     else
       emit(state, move)
     end
-    if comments[i] then emit(state, comment_text(comments[i])) end
+    local c = comments[i]
+    if c then emit(state, comment_text(c)) end
   end
   emit(state, tags.Result)
-  out[#out + 1] = state.line
+  out[#out + 1] = table.concat(state.parts, " ", 1, state.n)
   out[#out + 1] = ""
-  return table.concat(out, "\n") .. "\n"
+  out[#out + 1] = ""
+  return table.concat(out, "\n")
 end
 
 --- write_file(path, records, mode) -> true, or nil and a message

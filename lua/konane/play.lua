@@ -119,6 +119,7 @@ end
 
 -- The per-move comment: time used, and what the player said about its move (capped).
 local function move_comment(elapsed, info)
+  if info == nil then return string.format("%.3fs", elapsed) end -- the common case, kept cheap
   local parts = { string.format("%.3fs", elapsed) }
   if type(info) == "table" then
     local keys = {}

@@ -63,16 +63,42 @@ T["a tournament writes report.html beside results.json, self-contained"] = funct
   assert(cells == 6)
   assert(html:find('id="elochart"', 1, true), "an Elo chart")
   assert(not html:find('id="sprtchart"', 1, true), "no SPRT chart without SPRT")
-  -- every game of games.pgn is in the page, replayed: canonical moves and final position
+  -- every game of games.pgn is in the page with its canonical moves; the tournament's page is
+  -- built from the games as they ended (the referee's moves, not replayed: no final position),
+  -- the page rebuilt from the directory replays each record and gives its final position
   local records = assert(konane.pgn.read_file(dir .. "/games.pgn"))
-  local data = page_data(html)
-  assert(#data.games == #records and #records == res.games)
-  for i, e in ipairs(data.games) do
-    local r = records[i]
-    assert(e.n == tonumber(r.tags.Game))
-    assert(e.m == table.concat(r.moves, " "))
-    assert(e.f == konane.pgn.replay(r):fen())
-    assert(data.bots[e.b + 1] == r.black and data.bots[e.w + 1] == r.white)
+  local rebuilt = page_data(assert(report.build(dir)))
+  for pass, data in ipairs { page_data(html), rebuilt } do
+    assert(#data.games == #records and #records == res.games)
+    for i, e in ipairs(data.games) do
+      local r = records[i]
+      assert(e.n == tonumber(r.tags.Game))
+      assert(e.m == table.concat(r.moves, " "))
+      assert(e.rd == r.tags.Round)
+      if pass == 1 then assert(e.f == nil) else assert(e.f == konane.pgn.replay(r):fen()) end
+      assert(data.bots[e.b + 1] == r.black and data.bots[e.w + 1] == r.white)
+    end
+    for i, b in ipairs(res.bots) do assert(data.bots[i] == b.name) end
+  end
+end
+
+T["a resumed tournament's report has the games of the journal and the new ones"] = function()
+  local dir = tmpdir() .. "/r"
+  local n = 0
+  local o = { bots = { "greedy", "random", "alphabeta:depth=1" }, games = 4, seed = 3, out = dir,
+              on_game = function() n = n + 1 if n == 5 then error("interrupted!", 0) end end }
+  assert(run(o).interrupted)
+  o.on_game, o.resume = nil, true
+  local res = run(o)
+  assert(res.complete and res.games == 12)
+  local page = page_data(read(dir .. "/report.html"))
+  local rebuilt = page_data(assert(report.build(dir)))
+  assert(#page.games == 12 and #rebuilt.games == 12)
+  for i, e in ipairs(page.games) do
+    local f = rebuilt.games[i]
+    assert(e.n == i and f.n == i)
+    for _, k in ipairs { "m", "r", "t", "y", "k", "s", "rd" } do assert(e[k] == f[k], k) end
+    assert(page.bots[e.b + 1] == rebuilt.bots[f.b + 1] and page.bots[e.w + 1] == rebuilt.bots[f.w + 1])
   end
 end
 

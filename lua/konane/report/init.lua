@@ -32,19 +32,6 @@ end
 
 local function pct(x) return ("%.1f%%"):format(100 * x) end
 
--- Games in schedule order (the Game tag; records without one keep their file order).
-local function sorted_games(records)
-  local list = {}
-  for i, r in ipairs(records) do
-    list[i] = { record = r, n = math.tointeger(tonumber(r.tags and r.tags.Game)) or i, i = i }
-  end
-  table.sort(list, function(a, b)
-    if a.n ~= b.n then return a.n < b.n end
-    return a.i < b.i
-  end)
-  return list
-end
-
 -- ---------------------------------------------------------------------------------------------
 -- Sections
 
@@ -241,16 +228,27 @@ local GAME_LIST = [[
 <tbody></tbody></table><button id="gmore" type="button">show more</button></section>
 ]]
 
---- build(dir) -> html, or nil and a message: the report of the tournament in 'dir'.
-function M.build(dir)
-  local pgn = require "konane.pgn"
-  local rtext, rerr = read_file(dir .. "/results.json")
-  if not rtext then return nil, "cannot read results: " .. tostring(rerr) end
-  local res, jerr = json.decode(rtext, dir .. "/results.json")
-  if not res then return nil, jerr end
-  if type(res) ~= "table" or type(res.bots) ~= "table" then
-    return nil, dir .. "/results.json: not a tournament's results (no bots list)"
+--- collector() -> c: the games of a report gathered one at a time by a caller that has their
+-- records already (the tournament, as its games end, and from its journal on a resume):
+-- c:add(record, n) with 'n' the game number, then build(dir, {games = c}) reads no games.pgn.
+-- Only what the page shows is kept (not the records), and the moves are taken as the referee
+-- checked them: no game is replayed (see viewer.game_entry's 'checked').
+function M.collector()
+  local c = { data = viewer.new_data(), index = {}, items = {} }
+  function c.add(_, record, n)
+    local e = viewer.game_entry(record, c.data, c.index, true)
+    e.n = n
+    e.rd = record.tags and record.tags.Round
+    -- what the charts read of a game (its record would hold every move and comment)
+    c.items[#c.items + 1] = { n = n, i = #c.items + 1, e = e,
+                              record = { black = record.black, white = record.white, winner = record.winner } }
   end
+  return c
+end
+
+-- The games of games.pgn as a collector would hold them (each record replayed).
+local function read_games(dir)
+  local pgn = require "konane.pgn"
   local records, perr = pgn.read_file(dir .. "/games.pgn")
   if not records then
     records = {}
@@ -258,18 +256,58 @@ function M.build(dir)
   elseif perr then
     return nil, perr
   end
-  local games = sorted_games(records)
-  local data = viewer.new_data()
-  local index = {}
-  for _, b in ipairs(res.bots) do
-    data.bots[#data.bots + 1] = b.name
-    index[b.name] = #data.bots - 1
+  local c = { data = viewer.new_data(), index = {}, items = {} }
+  for i, r in ipairs(records) do
+    local n = math.tointeger(tonumber(r.tags and r.tags.Game)) or i
+    local ok, e = pcall(viewer.game_entry, r, c.data, c.index)
+    if not ok then return nil, ("%s/games.pgn: game %d: %s"):format(dir, n, tostring(e)) end
+    e.n = n
+    e.rd = r.tags and r.tags.Round
+    c.items[i] = { n = n, i = i, e = e, record = r }
   end
+  return c
+end
+
+--- build(dir [, opts]) -> html, or nil and a message: the report of the tournament in 'dir',
+-- from DIR/results.json and DIR/games.pgn, or with opts.games (a collector, see above) from the
+-- games gathered there instead of games.pgn.
+function M.build(dir, opts)
+  local rtext, rerr = read_file(dir .. "/results.json")
+  if not rtext then return nil, "cannot read results: " .. tostring(rerr) end
+  local res, jerr = json.decode(rtext, dir .. "/results.json")
+  if not res then return nil, jerr end
+  if type(res) ~= "table" or type(res.bots) ~= "table" then
+    return nil, dir .. "/results.json: not a tournament's results (no bots list)"
+  end
+  local c = opts and opts.games
+  if not c then
+    local err
+    c, err = read_games(dir)
+    if not c then return nil, err end
+  end
+  -- games in schedule order (records without a number keep their order)
+  local games = {}
+  for i, item in ipairs(c.items) do games[i] = item end
+  table.sort(games, function(a, b)
+    if a.n ~= b.n then return a.n < b.n end
+    return a.i < b.i
+  end)
+  -- the page lists the bots in the order of the results, then any other name met
+  local data = viewer.new_data()
+  local remap, index = {}, {}
+  local function bot(name)
+    if index[name] == nil then
+      data.bots[#data.bots + 1] = name
+      index[name] = #data.bots - 1
+    end
+    return index[name]
+  end
+  for _, b in ipairs(res.bots) do bot(b.name) end
+  for i, name in ipairs(c.data.bots) do remap[i - 1] = bot(name) end
+  data.boards, data.starts = c.data.boards, c.data.starts
   for _, item in ipairs(games) do
-    local ok, e = pcall(viewer.game_entry, item.record, data, index)
-    if not ok then return nil, ("%s/games.pgn: game %d: %s"):format(dir, item.n, tostring(e)) end
-    e.n = item.n
-    e.rd = item.record.tags and item.record.tags.Round
+    local e = item.e
+    e.b, e.w = remap[e.b], remap[e.w]
     data.games[#data.games + 1] = e
   end
   if #data.boards == 0 then data.boards[1] = res.board or "8x8" end
@@ -286,11 +324,11 @@ function M.build(dir)
   return viewer.page("Tournament " .. name, body, viewer.finish(data))
 end
 
---- save(dir): builds the report and saves it as DIR/report.html (through a temporary file and
+--- save(dir [, opts]): builds the report (opts as for build) and saves it as DIR/report.html (through a temporary file and
 -- a rename, so a failed write never leaves half a page). Raises "cannot write PATH: reason" or
 -- the reason the report cannot be built.
-function M.save(dir)
-  local html, err = M.build(dir)
+function M.save(dir, opts)
+  local html, err = M.build(dir, opts)
   if not html then error(err, 0) end
   local path = dir .. "/" .. M.FILE
   require("konane.tournament.files").write_atomic(path, html)

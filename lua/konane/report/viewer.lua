@@ -330,13 +330,34 @@ function M.page(title, body, data)
   }
 end
 
---- game_entry(record, data, index) -> table: the compact form of one record for the page data
--- (replayed with the engine: canonical moves, start and final position texts). 'data' holds
--- the shared lists (bots, boards, starts) this adds to; 'index' maps bot names to positions.
-function M.game_entry(record, data, index)
-  local pgn = require "konane.pgn"
-  local g = pgn.replay(record)
-  local start = g:start_fen()
+-- The start position text of the variant's own start on a board (cached in 'data').
+local function default_start(data, variant, rows, cols)
+  data._default_start = data._default_start or {}
+  local key = ("%s %sx%s"):format(tostring(variant), tostring(rows), tostring(cols))
+  local v = data._default_start[key]
+  if v == nil then
+    v = require("konane").new { variant = variant, rows = rows, cols = cols }:start_fen()
+    data._default_start[key] = v
+  end
+  return v
+end
+
+--- game_entry(record, data, index [, checked]) -> table: the compact form of one record for
+-- the page data. 'data' holds the shared lists (bots, boards, starts) this adds to; 'index'
+-- maps bot names to positions. The record is replayed with the engine (canonical moves, start
+-- and final position texts: the page checks its own replay against the final one), unless
+-- 'checked' says its moves are a referee's canonical moves already (a tournament's games as
+-- they end): then they are taken as they are, with no final position, which saves the replay.
+function M.game_entry(record, data, index, checked)
+  local g, start, moves, rows, cols
+  if checked then
+    rows, cols = record.rows, record.cols
+    start = record.fen or default_start(data, record.variant, rows, cols)
+    moves = table.concat(record.moves, " ")
+  else
+    g = require("konane.pgn").replay(record)
+    start, moves, rows, cols = g:start_fen(), table.concat(g:history(), " "), g:rows(), g:cols()
+  end
   local function intern(list, map, v)
     if map[v] == nil then
       list[#list + 1] = v
@@ -351,9 +372,9 @@ function M.game_entry(record, data, index)
   local e = {
     b = b, w = w, r = record.result or "*",
     t = record.termination or (record.result ~= "*" and "normal") or "unfinished",
-    y = record.reason, m = table.concat(g:history(), " "),
-    f = g:fen(),
-    k = intern(data.boards, data._board_index, ("%dx%d"):format(g:rows(), g:cols())),
+    y = record.reason, m = moves,
+    f = g and g:fen(),
+    k = intern(data.boards, data._board_index, ("%dx%d"):format(rows, cols)),
     s = intern(data.starts, data._start_index, start),
   }
   if e.s == 0 then e.s = nil end
@@ -368,7 +389,7 @@ end
 
 --- finish(data) -> data without the build-time indexes, ready to encode.
 function M.finish(data)
-  data._start_index, data._board_index = nil, nil
+  data._start_index, data._board_index, data._default_start = nil, nil, nil
   return data
 end
 

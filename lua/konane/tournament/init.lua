@@ -216,6 +216,8 @@ function Tournament:run()
   local ok, err = pcall(function()
     local saved = s.resume and s.out and self:read_journal() or {}
     local out = s.out and files.appender(s.out .. "/" .. M.GAMES_FILE, M.SYNC_EVERY)
+    -- the report's games, gathered as they end (the report then neither reads nor replays them)
+    self.report_games = s.out and require("konane.report").collector() or nil
     local track = progress.new(s, self:total(), s.progress, s.sprt and function()
       local st = results.sprt_state(s, games, done)
       return string.format("LLR %.2f [%.2f, %.2f]", st.llr, st.lower, st.upper)
@@ -223,6 +225,7 @@ function Tournament:run()
     local function finished(g, record, text)
       if not text and (out or s.on_game) then text = game.text(record) end
       if out then out:append(text) end -- on disk before it counts
+      if self.report_games then self.report_games:add(record, g.id) end
       local r = game.summary(record)
       done[g.id] = r
       track:game(g, r, true, true)
@@ -239,6 +242,7 @@ function Tournament:run()
           if r then -- played before: counted, not played again
             if s.format == "swiss" then journal.check_pending(s, r, g, s.out .. "/" .. M.GAMES_FILE) end
             done[id] = game.summary(r)
+            if self.report_games then self.report_games:add(r, id) end
             track:game(g, done[id], false, schedule.in_shard(s, g))
           elseif schedule.in_shard(s, g) then
             queue[#queue + 1] = g
@@ -259,7 +263,7 @@ function Tournament:run()
   end
   local res = self:results(done, interrupted)
   if s.out then
-    local okw, werr = pcall(M.write_results, s.out, res)
+    local okw, werr = pcall(M.write_results, s.out, res, self.report_games)
     if not okw then
       self:unlock()
       error(werr, 0)
@@ -295,10 +299,11 @@ function Tournament:results(done, interrupted)
 end
 
 -- Writes every file made from the results into directory 'dir': results.json, then
--- report.html (konane.report). Raises "cannot write PATH: reason" on a failed write.
-function M.write_results(dir, res)
+-- report.html (konane.report; from the games gathered in 'games', a report collector, else
+-- from games.pgn). Raises "cannot write PATH: reason" on a failed write.
+function M.write_results(dir, res, games)
   files.write_atomic(dir .. "/" .. M.RESULTS_FILE, report.json(res))
-  require("konane.report").save(dir)
+  require("konane.report").save(dir, { games = games })
 end
 
 -- M.run(settings) -> results: new + run.
