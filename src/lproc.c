@@ -76,7 +76,7 @@ static int l_listdir(lua_State *L) {
 **   p:write(s) -> true, or nil and a message (the child is gone)
 **   p:close_input() -> the child reads end of file
 **   p:wait([block]) -> nil while running, else "exit", code / "signal", n
-**   p:kill([signal number]) ; p:pid() ; p:close()
+**   p:kill([signal number]) ; p:pid() ; p:close() ; core.kill_strays()
 **   core.isatty(fd) ; core.term_columns(fd) ; core.exe_path() ;
 **   core.fsync(file) ; core.lock(file)
 ** A process still running when its userdata is collected or closed is
@@ -123,6 +123,8 @@ static void spawn_close_from(int lo, int keep) {
   for (int fd = lo; fd < max; fd++)
     if (fd != keep) close(fd);
 }
+
+static void spawned_register(lua_State *L, pid_t pid);
 
 /*
 ** core.spawn(argv [, opts]): starts argv[1] (searched in PATH when it has
@@ -199,6 +201,10 @@ static int l_spawn(lua_State *L) {
     lua_pushfstring(L, "cannot start '%s': %s", argv[0], strerror(errno));
     return 2;
   }
+#ifdef __linux__
+  /* orphans of a player (or worker) that left its group come here, not to init */
+  if (pgroup) prctl(PR_SET_CHILD_SUBREAPER, 1);
+#endif
   process_cloexec(fds[0]);
   process_cloexec(fds[2]);
   process_cloexec(fds[3]);
@@ -290,6 +296,7 @@ static int l_spawn(lua_State *L) {
   p->pid = pid;
   p->fd = fds[0];
   p->wfd = with_stdin ? fds[5] : -1;
+  spawned_register(L, pid);
   return 1;
 }
 
@@ -310,6 +317,92 @@ static int process_reap(lprocess *p, int block) {
     return 1;
   }
   return 0;
+}
+
+/*
+** Processes a player leaves behind. A player runs in a session and process
+** group of its own, which p:kill() ends; a descendant that double-forks and
+** calls setsid leaves both. On Linux a process that spawns players or
+** workers becomes a child subreaper (PR_SET_CHILD_SUBREAPER), so such an
+** orphan is re-parented to it instead of init, and core.kill_strays() ends
+** it: every child of this process that core.spawn did not start (or started
+** and has reaped) and that is outside this process's own session (the
+** host's own io.popen and os.execute children are inside it) is killed with
+** SIGKILL, with its process group, and reaped. Killing one re-parents its
+** own children here: the sweep repeats until a pass finds none.
+*/
+#define SPAWNED_KEY "konane.spawned" /* registry: pid -> process (weak values) */
+#define SWEEP_ROUNDS 64
+
+/* Remembers the process at the top of the stack as started by core.spawn. */
+static void spawned_register(lua_State *L, pid_t pid) {
+  if (!luaL_getsubtable(L, LUA_REGISTRYINDEX, SPAWNED_KEY)) {
+    lua_newtable(L); /* weak values: a collected process is forgotten */
+    lua_pushliteral(L, "v");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+  }
+  lua_pushvalue(L, -2);
+  lua_rawseti(L, -2, (lua_Integer)pid);
+  lua_pop(L, 1);
+}
+
+/* Is 'pid' a process core.spawn started and has not reaped? */
+static int spawned_owns(lua_State *L, pid_t pid) {
+  int top = lua_gettop(L), owned = 0;
+  if (lua_getfield(L, LUA_REGISTRYINDEX, SPAWNED_KEY) == LUA_TTABLE &&
+      lua_rawgeti(L, -1, (lua_Integer)pid) == LUA_TUSERDATA) {
+    const lprocess *p = lua_touserdata(L, -1);
+    owned = p->pid == pid;
+  }
+  lua_settop(L, top);
+  return owned;
+}
+
+/* Reads the parent, process group and session of process 'name' (a /proc
+** entry); 0 on success. The command name in parentheses may hold anything:
+** the fields are read after its last ')'. */
+static int proc_stat(const char *name, long *ppid, long *pgrp, long *sid) {
+  char path[64], buf[512], state;
+  snprintf(path, sizeof path, "/proc/%s/stat", name);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (n <= 0) return -1;
+  buf[n] = 0;
+  const char *rp = strrchr(buf, ')');
+  if (!rp || sscanf(rp + 1, " %c %ld %ld %ld", &state, ppid, pgrp, sid) != 4) return -1;
+  return 0;
+}
+
+/* core.kill_strays() -> number of processes ended (see above). */
+static int l_kill_strays(lua_State *L) {
+  long self = (long)getpid(), own_sid = (long)getsid(0);
+  int killed = 0;
+  for (int round = 0; round < SWEEP_ROUNDS; round++) {
+    DIR *d = opendir("/proc");
+    if (!d) break;
+    int found = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+      long ppid, pgrp, sid;
+      if (e->d_name[0] < '1' || e->d_name[0] > '9') continue;
+      if (proc_stat(e->d_name, &ppid, &pgrp, &sid) != 0 || ppid != self) continue;
+      pid_t pid = (pid_t)strtol(e->d_name, NULL, 10);
+      if (sid == own_sid || spawned_owns(L, pid)) continue;
+      if (pgrp == (long)pid) kill(-pid, SIGKILL);
+      kill(pid, SIGKILL);
+      int status;
+      while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+      found++;
+    }
+    closedir(d);
+    killed += found;
+    if (!found) break;
+  }
+  lua_pushinteger(L, killed);
+  return 1;
 }
 
 /*
@@ -613,4 +706,5 @@ const luaL_Reg lk_proc_funcs[] = {{"clock", l_clock},
                                          {"exe_path", l_exe_path},
                                          {"fsync", l_fsync},
                                          {"lock", l_lock},
+                                         {"kill_strays", l_kill_strays},
                                          {NULL, NULL}};

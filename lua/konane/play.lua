@@ -407,6 +407,9 @@ function M.play(black, white, opts)
     end
   end
 
+  -- nothing a player in its own process started outlives its game (see konane.ugi.player.sweep)
+  if bots.black.ugi or bots.white.ugi then require("konane.ugi.player").sweep() end
+
   if opts.pgn then
     local okw, werr
     if type(opts.pgn) == "string" then

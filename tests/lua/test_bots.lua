@@ -172,15 +172,49 @@ T["a bot that loops or overruns its time loses on time and the game goes on"] = 
   assert(#konane.new():moves() == 4)
 end
 
-T["the built-in bots stay within the time limits"] = function()
-  for _, spec in ipairs { "alphabeta", "mcts", "solver" } do
-    -- generous limits: a loaded machine must not make a bot that obeys its budget forfeit
-    -- (a grace of its own: a loaded machine can hold any process back for tens of ms)
-    local rec = konane.play(spec, "greedy", { time = 0.1, grace = 0.5, seed = 3, rows = 5, cols = 5,
-                                              variant = "centre_corner" })
-    assert(rec.termination == "normal", spec .. ": " .. tostring(rec.reason))
-    local rec2 = konane.play("greedy", spec, { game_time = 0.5, grace = 0.5, seed = 3, rows = 6, cols = 6 })
-    assert(rec2.termination == "normal", spec .. ": " .. tostring(rec2.reason))
+T["the built-in bots give every search a time limit within the move's budget"] = function()
+  -- The mechanism, not the machine: each search, solve or playout run a built-in bot starts is
+  -- seen through a proxy of the game, and its time limit must be inside konane.bot.budget of the
+  -- clock the referee passes (no wall-clock time is measured).
+  local budget = require("konane.bot").budget
+  assert(math.abs(budget({ time = 0.1 }) - 0.065) < 1e-12)
+  assert(math.abs(budget({ game_time = 0.6 }) - 0.04) < 1e-12)
+  assert(budget({ time = 0.1 }, 0.02) == 0.02 and budget({ time = 0.001 }) == 0.001)
+  assert(budget(nil) == nil and budget({}, 0.5) == 0.5)
+  local function proxy(g, calls)
+    return setmetatable({}, { __index = function(_, k)
+      local f = g[k]
+      if type(f) ~= "function" then return f end
+      return function(_, opts, ...)
+        if k == "search" or k == "solve" or k == "mcts" then calls[#calls + 1] = { k, opts } end
+        return f(g, opts, ...)
+      end
+    end })
+  end
+  local clocks = {
+    { time = 0.1, grace = 0.015, ply = 1 },                                       -- per move
+    { time = 0.5, game_time = 0.5, increment = 0, opponent_time = 0.5, ply = 1 }, -- chess clock
+  }
+  for _, spec in ipairs { "alphabeta", "mcts", "solver", "alphabeta:time=5", "mcts:time=5", "solver:time=5" } do
+    for ci, clock in ipairs(clocks) do
+      local b = konane.bot(spec)
+      local g = konane.new { rows = 5, cols = 5, variant = "centre_corner" }
+      g:play(g:moves()[1])
+      g:play(g:moves()[1])
+      local calls = {}
+      local move = b:choose(proxy(g:clone(), calls), clock)
+      assert(g:legal(move), spec .. ": " .. tostring(move))
+      assert(#calls > 0, spec .. " started no search")
+      local cap = budget(clock.game_time and { time = clock.time } or clock)
+      if clock.game_time then cap = math.min(cap, clock.game_time) end
+      for _, c in ipairs(calls) do
+        local what, opts = c[1], c[2]
+        local limit = opts.time or opts.game_time
+        assert(type(limit) == "number" and limit > 0 and limit <= cap + 1e-9,
+          string.format("%s, clock %d: %s with time %s (budget %g)", spec, ci, what, tostring(limit), cap))
+        if opts.game_time then assert(opts.game_time < clock.game_time) end
+      end
+    end
   end
 end
 

@@ -184,6 +184,31 @@ T["a dead or hung engine is restarted for the next game"] = function()
   end
 end
 
+-- Is process 'pid' still there (running, or a zombie nobody reaped)?
+local function exists(pid)
+  local f = io.open("/proc/" .. pid .. "/stat", "r")
+  if f then f:close() return true end
+  return false
+end
+
+T["processes a player leaves behind (double fork, setsid, nested) end with its game"] = function()
+  if not io.open("/proc/self/stat", "r") then return end -- the check reads /proc (Linux)
+  local H = dofile("tests/lua/helpers.lua")
+  local pidfile = H.tmpdir() .. "/pids"
+  H.write(pidfile, "")
+  local spec = "ugi:python3 " .. F .. "ugi_escape.py " .. pidfile .. " 3"
+  local rec = whole(konane.play(spec, "random", { rows = 6, cols = 6, seed = 2, time = 2 }))
+  assert(rec.termination == "normal", rec.reason)
+  local pids = {}
+  for p in H.read(pidfile):gmatch("%d+") do pids[#pids + 1] = p end
+  assert(#pids == 3, "escaped processes: " .. #pids)
+  for _, p in ipairs(pids) do assert(not exists(p), "process " .. p .. " outlived the game") end
+  -- the player itself stays in the pool for the next game, and plays it
+  rec = whole(konane.play(spec, "random", { rows = 6, cols = 6, seed = 3, time = 2 }))
+  assert(rec.termination == "normal", rec.reason)
+  H.cleanup()
+end
+
 T["a chess clock: the game time runs down, increments are added, and running out loses"] = function()
   local rec = whole(konane.play("alphabeta", "ugi:python3 examples/ugi/konane_bot.py",
     { rows = 6, cols = 6, seed = 1, tc = "1+0.02" }))

@@ -27,6 +27,7 @@ local report = require("konane.tournament.report")
 local results = require("konane.tournament.results")
 local schedule = require("konane.tournament.schedule")
 local settings = require("konane.tournament.settings")
+local util_now = require("konane.util").now
 
 local M = {}
 
@@ -34,6 +35,9 @@ M.FORMATS, M.EVENT = settings.FORMATS, settings.EVENT
 M.CONFIG_FILE, M.GAMES_FILE, M.RESULTS_FILE = "tournament.cfg", "games.pgn", "results.json"
 -- The journal is fsync'ed at most this often (seconds): see konane.tournament.files.appender.
 M.SYNC_EVERY = 0.1
+-- Records of quick games in a row are written together, at most this many seconds after the
+-- first of them ended (see Tournament:run).
+M.GROUP = 0.02
 
 M.settings = settings.check
 M.compute = results.compute
@@ -222,15 +226,36 @@ function Tournament:run()
       local st = results.sprt_state(s, games, done)
       return string.format("LLR %.2f [%.2f, %.2f]", st.llr, st.lower, st.upper)
     end)
-    local function finished(g, record, text)
+    -- Group commit: the records of games that end in quick succession are written to the
+    -- journal together (one write() for up to M.GROUP seconds of games: on a machine where a
+    -- system call is dear, one per game of a quick bot costs as much as the game). A game is
+    -- counted (progress, on_game) only once its record is written, so a kill -9 never loses a
+    -- game that was counted; it loses at most the records still gathered, which a resume plays
+    -- again with the same seeds and results.
+    local pending, texts, first_at = {}, {}, nil
+    local function commit()
+      if #pending == 0 then return end
+      if out then out:append(table.concat(texts)) end -- in the kernel before it counts
+      local list = pending
+      pending, texts, first_at = {}, {}, nil
+      for _, p in ipairs(list) do
+        track:game(p[1], p[2], true, true)
+        if s.on_game then s.on_game(p[1], p[2], p[3]) end
+      end
+      track:draw()
+    end
+    -- finished(g, record, text, quick): game 'g' ended; 'quick' says another quick game follows
+    -- at once (its record may wait for the group), else everything gathered is written now
+    local function finished(g, record, text, quick)
       if not text and (out or s.on_game) then text = game.text(record) end
-      if out then out:append(text) end -- on disk before it counts
       if self.report_games then self.report_games:add(record, g.id) end
       local r = game.summary(record)
       done[g.id] = r
-      track:game(g, r, true, true)
-      if s.on_game then s.on_game(g, r, text) end
-      track:draw()
+      pending[#pending + 1] = { g, r, text }
+      texts[#texts + 1] = text
+      local now = util_now()
+      first_at = first_at or now
+      if not quick or now - first_at >= M.GROUP or #pending >= 256 then commit() end
     end
     local pool = pool_mod.new(s, finished, self.log)
     local okp, perr = pcall(function()
@@ -252,6 +277,8 @@ function Tournament:run()
       end
     end)
     pool:close()
+    local okc, cerr = pcall(commit) -- whatever ended the run, what was gathered is written
+    if okp and not okc then okp, perr = false, cerr end
     track:finish()
     if out then out:close() end
     if not okp then error(perr, 0) end

@@ -20,6 +20,8 @@ local settings = require("konane.tournament.settings")
 local util = require("konane.tournament.util")
 
 local M = {}
+-- A game played here in less than this many seconds is quick (see finished's 'quick').
+M.QUICK = 0.005
 local Pool = {}
 Pool.__index = Pool
 
@@ -77,9 +79,16 @@ function Pool:start_worker()
   return w
 end
 
+-- Ends what a dead or killed worker's players left behind (konane.ugi.player.sweep).
+local function sweep()
+  local c = core()
+  if c.kill_strays then c.kill_strays() end
+end
+
 function Pool:drop(w)
   w.proc:kill()
   w.proc:close()
+  sweep()
   for k, x in ipairs(self.workers) do
     if x == w then table.remove(self.workers, k) break end
   end
@@ -91,6 +100,7 @@ function Pool:close()
     self.workers[k].proc:close()
     self.workers[k] = nil
   end
+  sweep()
 end
 
 -- A record text from a worker, checked: it must be a complete record of game 'g'.
@@ -112,9 +122,18 @@ end
 function Pool:play(queue, stop)
   local s = self.s
   if self.here then
-    for _, g in ipairs(queue) do
+    -- how long the last game of each pairing took: the journal may gather the record of a
+    -- quick game only while the next game is expected to be quick too
+    local took = {}
+    local function pair(g) return g.black .. " " .. g.white end
+    for i, g in ipairs(queue) do
       if stop() then return end
-      self.finished(g, game.play(s, g), nil)
+      local t0 = util.clock()
+      local record = game.play(s, g)
+      local dt = util.clock() - t0
+      took[pair(g)] = dt
+      local nxt = queue[i + 1]
+      self.finished(g, record, nil, dt < M.QUICK and nxt ~= nil and (took[pair(nxt)] or 1) < M.QUICK)
     end
     return
   end

@@ -53,12 +53,21 @@ local function shown(s)
   return s
 end
 
--- Kills the engine's process group and forgets the process.
+--- sweep(): ends every process a player left behind outside its process group (a child that
+-- double-forked and called setsid; core.kill_strays). konane.play calls it after each game
+-- with a player in its own process; a player's process killed here is swept at once.
+function M.sweep()
+  local c = core()
+  if c.kill_strays then c.kill_strays() end
+end
+
+-- Kills the engine's process group, forgets the process and ends what it left behind.
 function Conn:kill()
   if self.proc then
     self.proc:kill()
     self.proc:close()
     self.proc = nil
+    M.sweep()
   end
   self.dead = true
 end
