@@ -320,31 +320,47 @@ static void history_survives_a_restart(void **state) {
   assert_int_equal(finish(s), 0);
 }
 
-static void ctrl_c_stops_a_long_computation_and_keeps_the_game(void **state) {
+/* A new session with d5 played and its position kept in the global 'before'. */
+static Session *spawn_after_d5(void) {
   Session *s = spawn(0, NULL);
-  (void)state;
   assert_true(expect(s, "> "));
   send(s, "d5\r");
   assert_true(expect(s, "> "));
   send(s, "before = g:fen()\r");
   assert_true(expect(s, "> "));
+  return s;
+}
+
+/*
+** Run 'cmd', wait for 'started', check it is still running, press Ctrl-C and
+** wait for 'stopped' (when not NULL) and the prompt.
+*/
+static void interrupt(Session *s, const char *cmd, const char *started, const char *stopped) {
+  send(s, cmd);
+  assert_true(expect(s, started));
+  assert_true(absent_for(s, "> ", 300));
+  send(s, "\003");
+  if (stopped != NULL)
+    assert_true(expect(s, stopped));
+  assert_true(expect(s, "> "));
+}
+
+/* The game is still the one of spawn_after_d5. */
+static void game_unchanged(Session *s) {
+  send(s, "print(g:fen() == before, g:ply())\r");
+  assert_true(expect(s, "true\t1"));
+}
+
+static void ctrl_c_stops_a_long_computation_and_keeps_the_game(void **state) {
+  Session *s = spawn_after_d5();
+  (void)state;
   /* a perft far too deep to finish */
-  send(s, "print('counting') perft(40)\r");
-  assert_true(expect(s, "\ncounting\n"));
-  assert_true(absent_for(s, "> ", 300));
-  send(s, "\003");
-  assert_true(expect(s, "interrupted!"));
-  assert_true(expect(s, "> "));
-  send(s, "print(g:fen() == before, g:ply())\r");
-  assert_true(expect(s, "true\t1"));
+  interrupt(s, "print('counting') perft(40)\r", "\ncounting\n", "interrupted!");
+  game_unchanged(s);
   /* the engine's search, when this build has it */
-  send(s, "if g.search then analyze() else print('analyzing') while true do end end\r");
-  assert_true(expect(s, "\nanaly"));
-  assert_true(absent_for(s, "> ", 300));
-  send(s, "\003");
-  assert_true(expect(s, "> "));
-  send(s, "print(g:fen() == before, g:ply())\r");
-  assert_true(expect(s, "true\t1"));
+  interrupt(s, "if g.search then analyze() else print('analyzing') while true do end end\r",
+            "\nanaly", NULL);
+  game_unchanged(s);
   /* a plain Lua loop */
   assert_true(expect(s, "> "));
   send(s, "while true do end\r");
@@ -432,30 +448,14 @@ static void syntax_error_is_reported_and_the_next_command_works(void **state) {
 ** it is the bot's turn).
 */
 static void ctrl_c_stops_a_solve_and_a_bots_move(void **state) {
-  Session *s = spawn(0, NULL);
+  Session *s = spawn_after_d5();
   (void)state;
-  assert_true(expect(s, "> "));
-  send(s, "d5\r");
-  assert_true(expect(s, "> "));
-  send(s, "before = g:fen()\r");
-  assert_true(expect(s, "> "));
-  send(s, "print('solving now') solve()\r");
-  assert_true(expect(s, "\nsolving now\n"));
-  assert_true(absent_for(s, "> ", 300));
-  send(s, "\003");
-  assert_true(expect(s, "interrupted!"));
-  assert_true(expect(s, "> "));
-  send(s, "print(g:fen() == before, g:ply())\r");
-  assert_true(expect(s, "true\t1"));
+  interrupt(s, "print('solving now') solve()\r", "\nsolving now\n", "interrupted!");
+  game_unchanged(s);
   send(s, "new() vs('alphabeta:time=60')\r");
   assert_true(expect(s, "You play Black"));
   assert_true(expect(s, "> "));
-  send(s, "d5\r");
-  assert_true(expect(s, "is thinking"));
-  assert_true(absent_for(s, "> ", 300));
-  send(s, "\003");
-  assert_true(expect(s, "interrupted!"));
-  assert_true(expect(s, "> "));
+  interrupt(s, "d5\r", "is thinking", "interrupted!");
   send(s, "print(g:ply(), g:turn())\r");
   assert_true(expect(s, "1\twhite"));
   assert_int_equal(finish(s), 0);
