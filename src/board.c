@@ -114,16 +114,17 @@ static void set_err(char *err, size_t errlen, const char *fmt, int a, int b,
 }
 
 /*
-** Parse position text 'text' (rules.md: ranks top to bottom separated by
-** '/', 'x' Black, 'o' White, digits or '.' for empty squares, then a space
-** and 'b' or 'w'). On success fills 'b' (shape; opening rules empty) and
-** 'p' and returns 0. On failure returns -1 with a message in 'err' naming
-** the rank (as on the board) or the character position that is wrong.
+** Read the ranks of position text 'text' (rules.md: ranks top to bottom
+** separated by '/', 'x' Black, 'o' White, digits or '.' for empty squares)
+** into 'cells' ([row from the top][file]: 0 empty, 1 Black, 2 White) and
+** '*rows', '*cols'. Leading blanks are skipped; the ranks end at a space, a
+** tab, a new line or the end of the text, where '*end' is left. Returns 0,
+** or -1 with a message in 'err' naming the rank and the character. No
+** colour check: kn_pos_parse does that, konane.cgt accepts any placement.
 */
-int kn_pos_parse(const char *text, kn_board *b, kn_pos *p, char *err,
-                 size_t errlen) {
-  int cells[KN_MAX_SIDE][KN_MAX_SIDE]; /* [row from top][file] */
-  int row = 0, col = 0, cols = -1;
+int kn_ranks_parse(const char *text, uint8_t cells[KN_MAX_SIDE][KN_MAX_SIDE], int *rows,
+                   int *cols, const char **end, char *err, size_t errlen) {
+  int row = 0, col = 0, width = -1;
   const char *s = text;
   if (!text) {
     set_err(err, errlen, "no position text", 0, 0, 0);
@@ -133,17 +134,17 @@ int kn_pos_parse(const char *text, kn_board *b, kn_pos *p, char *err,
   for (;; s++) {
     char c = *s;
     int pos = (int)(s - text) + 1;
-    if (c == '/' || c == ' ' || c == '\0' || c == '\t') {
+    if (c == '/' || c == ' ' || c == '\0' || c == '\t' || c == '\n') {
       if (col == 0) {
         set_err(err, errlen, "empty rank %d (counting from the top) at character %d",
                 row + 1, pos, 0);
         return -1;
       }
-      if (cols < 0) cols = col;
-      else if (col != cols) {
+      if (width < 0) width = col;
+      else if (col != width) {
         set_err(err, errlen,
                 "rank %d from the top has %d squares, the first rank has %d",
-                row + 1, col, cols);
+                row + 1, col, width);
         return -1;
       }
       row++;
@@ -198,12 +199,32 @@ int kn_pos_parse(const char *text, kn_board *b, kn_pos *p, char *err,
     }
     return -1;
   }
+  *rows = row;
+  *cols = width;
+  *end = s;
+  return 0;
+}
+
+/*
+** Parse position text 'text' (the ranks as kn_ranks_parse reads them, then
+** a space and 'b' or 'w'). On success fills 'b' (shape; opening rules
+** empty) and 'p' and returns 0. On failure returns -1 with a message in
+** 'err' naming the rank (as on the board) or the character position that
+** is wrong.
+*/
+int kn_pos_parse(const char *text, kn_board *b, kn_pos *p, char *err,
+                 size_t errlen) {
+  uint8_t cells[KN_MAX_SIDE][KN_MAX_SIDE]; /* [row from top][file] */
+  int rows, cols;
+  const char *s;
+  if (kn_ranks_parse(text, cells, &rows, &cols, &s, err, errlen)) return -1;
   /* side to move */
   while (*s == ' ' || *s == '\t') s++;
   if (*s != 'b' && *s != 'w') {
     set_err(err, errlen,
-            *s ? "side to move must be 'b' or 'w' (character %d)"
-               : "missing side to move ('b' or 'w') after the ranks (character %d)",
+            *s && *s != '\n' && *s != '\r'
+                ? "side to move must be 'b' or 'w' (character %d)"
+                : "missing side to move ('b' or 'w') after the ranks (character %d)",
             (int)(s - text) + 1, 0, 0);
     return -1;
   }
@@ -215,7 +236,6 @@ int kn_pos_parse(const char *text, kn_board *b, kn_pos *p, char *err,
             (int)(s - text) + 1, 0, 0);
     return -1;
   }
-  int rows = row;
   if (kn_board_init(b, rows, cols) != 0) {
     set_err(err, errlen, "board %dx%d is out of range (1x1 to 20x20)", rows,
             cols, 0);

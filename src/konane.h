@@ -129,6 +129,8 @@ int kn_pos_count(const kn_board *b, const kn_pos *p, int colour);
 int kn_pos_valid(const kn_board *b, const kn_pos *p);
 int kn_pos_equal(const kn_pos *a, const kn_pos *b);
 uint64_t kn_pos_hash(const kn_board *b, const kn_pos *p);
+int kn_ranks_parse(const char *text, uint8_t cells[KN_MAX_SIDE][KN_MAX_SIDE], int *rows,
+                   int *cols, const char **end, char *err, size_t errlen);
 int kn_pos_parse(const char *text, kn_board *b, kn_pos *p, char *err,
                  size_t errlen);
 size_t kn_pos_text(const kn_board *b, const kn_pos *p, char *buf,

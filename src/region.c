@@ -35,77 +35,11 @@
 
 int cgk_parse(const char *text, cgk_pos *p, int *stm, char *err,
               size_t errlen) {
-  uint8_t cells[KN_MAX_SIDE][KN_MAX_SIDE];
-  int row = 0, col = 0, cols = -1;
-  const char *s = text;
+  uint8_t cells[KN_MAX_SIDE][KN_MAX_SIDE]; /* CGK_EMPTY, CGK_BLACK, CGK_WHITE */
+  int row, cols;
+  const char *s;
   if (stm) *stm = -1;
-  if (!text) {
-    if (errlen) snprintf(err, errlen, "no position text");
-    return -1;
-  }
-  while (*s == ' ' || *s == '\t') s++;
-  for (;; s++) {
-    char c = *s;
-    int at = (int)(s - text) + 1;
-    if (c == '/' || c == ' ' || c == '\0' || c == '\t' || c == '\n') {
-      if (col == 0) {
-        if (errlen)
-          snprintf(err, errlen, "empty rank %d (counting from the top) at character %d",
-                   row + 1, at);
-        return -1;
-      }
-      if (cols < 0) cols = col;
-      else if (col != cols) {
-        if (errlen)
-          snprintf(err, errlen,
-                   "rank %d from the top has %d squares, the first rank has %d",
-                   row + 1, col, cols);
-        return -1;
-      }
-      row++;
-      col = 0;
-      if (c != '/') break;
-      if (row >= KN_MAX_SIDE) {
-        if (errlen) snprintf(err, errlen, "more than %d ranks", KN_MAX_SIDE);
-        return -1;
-      }
-      continue;
-    }
-    if (c >= '1' && c <= '9') {
-      int n = 0;
-      while (*s >= '0' && *s <= '9' && n <= KN_MAX_SIDE) n = n * 10 + (*s++ - '0');
-      s--;
-      if (col + n > KN_MAX_SIDE) {
-        if (errlen)
-          snprintf(err, errlen, "rank %d from the top is longer than %d squares (character %d)",
-                   row + 1, KN_MAX_SIDE, at);
-        return -1;
-      }
-      for (int i = 0; i < n; i++) cells[row][col++] = CGK_EMPTY;
-      continue;
-    }
-    if (c == 'x' || c == 'o' || c == '.') {
-      if (col >= KN_MAX_SIDE) {
-        if (errlen)
-          snprintf(err, errlen, "rank %d from the top is longer than %d squares (character %d)",
-                   row + 1, KN_MAX_SIDE, at);
-        return -1;
-      }
-      cells[row][col++] = c == 'x' ? CGK_BLACK : c == 'o' ? CGK_WHITE : CGK_EMPTY;
-      continue;
-    }
-    if (errlen) {
-      if ((unsigned char)c >= 32 && (unsigned char)c < 127)
-        snprintf(err, errlen,
-                 "rank %d from the top: unexpected character '%c' at character %d "
-                 "(expected x, o, ., a digit, / or a space)",
-                 row + 1, c, at);
-      else
-        snprintf(err, errlen, "rank %d from the top: unexpected byte 0x%02x at character %d",
-                 row + 1, (unsigned char)c, at);
-    }
-    return -1;
-  }
+  if (kn_ranks_parse(text, cells, &row, &cols, &s, err, errlen)) return -1;
   while (*s == ' ' || *s == '\t') s++;
   if (*s == 'b' || *s == 'w') {
     if (stm) *stm = *s == 'b' ? KN_BLACK : KN_WHITE;
