@@ -35,6 +35,18 @@ local function strip_position(msg)
   return (tostring(msg):gsub("^[^\n:]-%.lua:%d+: ", ""))
 end
 
+-- A failure as a record may say it: no "file.lua:12:" position anywhere in it, and every path
+-- (a word that starts with /, ./, ../ or ~/, or has a directory and a file extension) cut to
+-- its file name: the records never show the host's files (a position text such as
+-- "xox/oxo/xox b" stays as it is).
+function M.clean_reason(text)
+  text = tostring(text):gsub("[^%s:]*%.lua:%d+:%s*", "")
+  return (text:gsub("%f[^%s'\"(=]([%w%._%-~/]*/[%w%._%-/]*)", function(path)
+    if path:match("^%.?%.?~?/") or path:match("/[^/]*%.%w+$") then return path:match("([^/]*)$") end
+    return path
+  end))
+end
+
 local function core()
   local konane = require("konane")
   return konane, konane.core
@@ -211,7 +223,7 @@ local function run_game(st, opts)
   local clock = c and c.clock or os.clock
   local g, record, bots, clk = st.game, st.record, st.bots, st.clk
   local function lose(side, termination, text)
-    text = tostring(text)
+    text = M.clean_reason(text)
     if #text > 300 then text = text:sub(1, 300) .. "..." end -- a player's error can be huge
     st.loser, st.termination = side, termination
     st.reason = string.format("%s (%s): %s", side, st.names[side], text)
@@ -331,7 +343,7 @@ local function check_claims(st)
       end
       if what then
         st.termination = "false claim"
-        st.reason = string.format("%s (%s): %s", side, st.names[side], what)
+        st.reason = string.format("%s (%s): %s", side, st.names[side], M.clean_reason(what))
         if side == winner then st.loser = side end
         return
       end

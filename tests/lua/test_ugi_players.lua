@@ -139,6 +139,8 @@ T["an engine that crashes, hangs, floods its output or answers nonsense loses wi
     { "garbage", "malformed output", "bytes of output", 60 },
     { "illegal", "illegal move", "z9", 0.3 },
     { "badline", "malformed output", "malformed bestmove", 0.3 },
+    { "closeout", "crash", "closed its output", 0.3 },
+    { "hugeline", "malformed output", "a line longer than", 60 },
   }
   for _, c in ipairs(cases) do
     local rec = konane.play(ENGINE .. c[1], "random", { rows = 6, cols = 6, seed = 1, time = c[4] })
@@ -148,6 +150,34 @@ T["an engine that crashes, hangs, floods its output or answers nonsense loses wi
     loses(rec, "white", c[2], c[3])
     assert(rec.opening[1] == "c4" and #rec.moves == 3, "the opening and the moves are in the record")
   end
+end
+
+T["an engine answering for a stale position or closing its input loses, and the game goes on"] = function()
+  -- c4 opens a 6x6 game; asked again later, the same answer is illegal there
+  local rec = konane.play(ENGINE .. "stale", "random", { rows = 6, cols = 6, seed = 1, time = 1 })
+  loses(rec, "black", "illegal move", "c4")
+  assert(#rec.moves == 2 and rec.moves[1] == "c4")
+  -- after closing its input it cannot be asked for the next move
+  rec = konane.play(ENGINE .. "closein", "random", { rows = 6, cols = 6, seed = 1, time = 1 })
+  whole(rec)
+  assert(rec.winner == "white" and rec.forfeit == "black" and #rec.moves == 2, rec.reason)
+  assert(rec.termination == "crash" or rec.termination == "time forfeit", rec.termination .. ": " .. rec.reason)
+  -- a tournament goes on past all of them
+  local res = konane.tournament.run { bots = { ENGINE .. "stale", "random" }, rows = 6, cols = 6, games = 2,
+                                      time = 1, progress = false }
+  assert(res.games == 2)
+end
+
+T["an error raised by a bot in this process is recorded without host paths or positions"] = function()
+  local b = { name = "thrower", choose = function()
+    error("cannot open /home/someone/secret/book.dat: no such file")
+  end }
+  local rec = whole(konane.play(b, "random", { rows = 6, cols = 6, seed = 1 }))
+  assert(rec.forfeit == "black" and rec.termination == "error", rec.reason)
+  assert(rec.reason == "black (thrower): cannot open book.dat: no such file", rec.reason)
+  b.choose = function() local t = nil; return t.x end
+  rec = whole(konane.play(b, "random", { rows = 6, cols = 6, seed = 1 }))
+  assert(not rec.reason:find("%.lua:%d+") and not rec.reason:find("/", 1, true), rec.reason)
 end
 
 T["an engine that never finishes the handshake loses by handshake failure"] = function()

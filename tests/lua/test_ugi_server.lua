@@ -75,6 +75,29 @@ T["go answers a legal move in canonical notation with info lines"] = function()
   e:close()
 end
 
+T["every go mode gives info lines before its bestmove, for every kind of bot"] = function()
+  local modes = { "go movetime 50", "go depth 2", "go nodes 200", "go p1time 2000 p2time 2000 p1inc 10 p2inc 10",
+                  "go p1time 2000 p2time 2000", "go infinite" }
+  for _, spec in ipairs { "alphabeta", "random", "greedy", "mcts", "tests/lua/fixtures/ugi_lockdown.lua" } do
+    local e = engine(spec)
+    e:send("ugi", "setoption name rows value 6", "setoption name cols value 6", "isready")
+    e:upto("readyok")
+    -- the start (one removal: nothing to search) and a position in the middle of a game
+    for _, pos in ipairs { "position startpos", "position startpos moves c4 c3 a4-c4 c1-c3" } do
+      for _, go in ipairs(modes) do
+        e:send(pos, go)
+        if go == "go infinite" then e:send("stop") end
+        local move, got = e:bestmove()
+        assert(move and move ~= "0000", spec .. ", " .. go .. ": " .. table.concat(got, " | "))
+        local info = got[#got - 1] or ""
+        assert(info:match("^info .*time %d+") and info:find(" pv " .. move, 1, true),
+          spec .. ", " .. pos .. ", " .. go .. ": " .. table.concat(got, " | "))
+      end
+    end
+    e:close()
+  end
+end
+
 T["malformed and illegal commands get an error line and the engine keeps going"] = function()
   local e = engine()
   e:send("ugi")

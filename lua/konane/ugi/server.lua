@@ -18,6 +18,7 @@ local bot_mod = require("konane.bot")
 
 -- Taken before a bot file runs, so what the bot does to the konane table spoils no position.
 local konane_new, konane_variant = konane.new, konane.variant
+local now = konane.core.clock -- taken before the lockdown: the info lines' time
 
 local M = {}
 
@@ -324,6 +325,7 @@ function Server:go(words)
   end
   local view = g:clone()
   if self.opts.hook then self.opts.hook(function() return self:poll_input() end) end
+  local t0 = now()
   local ok, move, info = pcall(bot.choose, bot, view, clock)
   if self.opts.unhook then self.opts.unhook() end
   if ok and type(move) == "table" and rawget(move, "move") ~= nil then
@@ -353,8 +355,18 @@ function Server:go(words)
       end
       answer = move_word(move)
     end
-    if type(info) == "table" and not printed and ((info.depth or 0) > 0 or (info.nodes or 0) > 0) then
-      self:write(info_line(info))
+    if not printed and canonical then
+      -- every go gets an info line, also from a bot that searched nothing (random, greedy, a
+      -- position with one move): what the bot said, the time it took and the move as pv
+      local r = { time = now() - t0, pv = { canonical } }
+      if type(info) == "table" then
+        for _, k in ipairs { "depth", "score", "nodes", "nps", "win", "plies" } do
+          local v = rawget(info, k)
+          if math.type(v) or (k == "win" and type(v) == "boolean") then r[k] = v end
+        end
+        if r.depth and r.depth <= 0 then r.depth = nil end
+      end
+      self:write(info_line(r))
     end
   end
   -- infinite: the answer waits for stop (or quit)
