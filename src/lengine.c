@@ -250,10 +250,15 @@ static void opt_weights(lua_State *L, int idx, kn_weights *w) {
 #define GAME_TABLES "konane.gametables" /* registry: board -> table (weak) */
 
 /* A table object: konane.hashtable(mb), or a game's own (shared with its
-** clones: they have the same board object). */
+** clones: they have the same board object). 'proof' is the solver's
+** table for the search's endgame proof mode (a quarter of the size, at
+** most 4 MB), kept with it so that proofs carry over from move to move. */
 typedef struct ltable {
   kn_tt *tt;
+  kn_tt *proof;
 } ltable;
+
+static double proof_mb(double mb) { return mb / 4 < 4 ? mb / 4 : 4; }
 
 static ltable *check_table(lua_State *L, int idx) {
   ltable *t = (ltable *)luaL_checkudata(L, idx, TABLE_MT);
@@ -267,10 +272,11 @@ static ltable *check_table(lua_State *L, int idx) {
 ** allocate enough in Lua for the collector to come by regularly.) */
 static ltable *push_table(lua_State *L, double mb) {
   ltable *t = (ltable *)lua_newuserdatauv(L, sizeof *t, 0);
-  t->tt = NULL;
+  t->tt = t->proof = NULL;
   luaL_setmetatable(L, TABLE_MT);
   t->tt = kn_tt_new(mb);
-  if (!t->tt)
+  t->proof = kn_tt_new(proof_mb(mb));
+  if (!t->tt || !t->proof)
     luaL_error(L, "not enough memory for a %f MB table", (lua_Number)mb);
   return t;
 }
@@ -281,14 +287,17 @@ static ltable *push_table(lua_State *L, double mb) {
 static int l_hashtable(lua_State *L) {
   double mb = luaL_optnumber(L, 1, 16);
   luaL_argcheck(L, mb >= 0 && mb <= 65536, 1, "size must be 0 to 65536 MB");
-  kn_tt_touch(push_table(L, mb)->tt);
+  ltable *t = push_table(L, mb);
+  kn_tt_touch(t->tt);
+  kn_tt_touch(t->proof);
   return 1;
 }
 
 static int l_table_gc(lua_State *L) {
   ltable *t = (ltable *)luaL_checkudata(L, 1, TABLE_MT);
   kn_tt_free(t->tt);
-  t->tt = NULL;
+  kn_tt_free(t->proof);
+  t->tt = t->proof = NULL;
   return 0;
 }
 
@@ -301,7 +310,9 @@ static int l_table_size(lua_State *L) {
 }
 
 static int l_table_clear(lua_State *L) {
-  kn_tt_clear(check_table(L, 1)->tt);
+  ltable *t = check_table(L, 1);
+  kn_tt_clear(t->tt);
+  kn_tt_clear(t->proof);
   return 0;
 }
 
@@ -348,7 +359,7 @@ static void push_game_tables(lua_State *L) {
 ** finds its earlier work. Leaves the table object on the stack (so it
 ** lives through the call).
 */
-static kn_tt *search_table(lua_State *L, int game, int opts) {
+static ltable *search_table(lua_State *L, int game, int opts) {
   double mb;
   ltable *t;
   if (lk_opt_get(L, opts, "table") != LUA_TNIL) {
@@ -359,7 +370,7 @@ static kn_tt *search_table(lua_State *L, int game, int opts) {
       luaL_argerror(L, opts, "options 'table' and 'hash_mb' exclude each "
                              "other (the table has its size)");
     lua_pop(L, 1);
-    return check_table(L, lua_gettop(L))->tt;
+    return check_table(L, lua_gettop(L));
   }
   lua_pop(L, 1);
   mb = lk_opt_number(L, opts, "hash_mb", 0, 65536, 16);
@@ -369,10 +380,11 @@ static kn_tt *search_table(lua_State *L, int game, int opts) {
     t = (ltable *)lua_touserdata(L, -1);
     if (t->tt && t->tt->mb == mb) {
       lua_remove(L, -2);
-      return t->tt;
+      return t;
     }
     kn_tt_free(t->tt); /* another size: free the old one now */
-    t->tt = NULL;
+    kn_tt_free(t->proof);
+    t->tt = t->proof = NULL;
   }
   lua_pop(L, 1);
   t = push_table(L, mb);
@@ -380,7 +392,7 @@ static kn_tt *search_table(lua_State *L, int game, int opts) {
   lua_pushvalue(L, -2);
   lua_rawset(L, -4);
   lua_remove(L, -2);
-  return t->tt;
+  return t;
 }
 
 /* The clock options: game_time (seconds left) and increment. */
@@ -417,6 +429,7 @@ static int l_search(lua_State *L) {
   lsearch ls;
   lk_stop_ctx sc;
   kn_tt *tt;
+  ltable *lt;
   int rc;
 
   lk_opts_check(L, 2, names, "search");
@@ -453,7 +466,9 @@ static int l_search(lua_State *L) {
   } else {
     lua_pop(L, 1);
   }
-  tt = search_table(L, 1, 2);
+  lt = search_table(L, 1, 2);
+  tt = lt->tt;
+  o.proof_tt = lt->proof;
   lk_stop_init(L, &sc);
   lk_stop_option(L, 2, &sc);
   o.lim.stop.fn = lk_stop;

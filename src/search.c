@@ -11,6 +11,7 @@
 ** limits, calls back and decides the move.
 */
 #include "search.h"
+#include "solve.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -19,6 +20,10 @@
 
 #define INF 32000
 #define POLL 1024
+/* Endgame proof mode: the solver's share of the move's time or nodes,
+** and the size of its table when the caller gives none. */
+#define PROOF_SHARE 0.4
+#define PROOF_MB 1.0
 
 /* What the threads of one call share besides the table. */
 typedef struct shared {
@@ -52,6 +57,7 @@ typedef struct sctx {
 void kn_search_opts_default(kn_search_opts *o) {
   memset(o, 0, sizeof *o);
   kn_weights_default(&o->weights);
+  o->proof_pieces = KN_PROOF_PIECES;
 }
 
 /* Polls the limits every POLL nodes; sets s->stop. Helpers only look at
@@ -429,6 +435,57 @@ static void *helper_run(void *ud) {
   return NULL;
 }
 
+/* The plies a win (or loss) proved by the solver is scored with: each
+** jump takes a piece and a piece alone cannot move, so the game ends
+** within pieces - 1 plies; a win ends after an odd number of plies, a
+** loss after an even one. */
+static int proof_plies(int pieces, int win) {
+  int n = pieces - 1;
+  if (n < 0) n = 0;
+  if ((n & 1) != (win ? 1 : 0)) n--;
+  return n < 0 ? 0 : n;
+}
+
+/*
+** Endgame proof mode (see kn_search): runs the solver on the root with
+** PROOF_SHARE of the time (the soft target under a clock) or of the node
+** limit, on 'nthreads' threads. Returns 1 when the root is won and fills
+** 'r' with the winning move; 0 otherwise ('*used' gets the solver's
+** nodes, 'r->stopped' KN_STOP_USER when the stop callback fired). -1
+** when out of memory.
+*/
+static int prove_root(const kn_board *b, const kn_pos *root, int pieces,
+                      const kn_search_opts *o, int nthreads,
+                      kn_search_result *r, uint64_t *used) {
+  kn_limits lim;
+  kn_solve_result sr;
+  kn_tt *tt = o->proof_tt, *own = NULL;
+  double t = o->soft_time > 0 ? o->soft_time : o->lim.time;
+  memset(&lim, 0, sizeof lim);
+  if (t <= 0 && o->lim.nodes == 0) t = 1.0; /* kn_search's default */
+  if (t > 0) lim.time = PROOF_SHARE * t;
+  if (o->lim.nodes) {
+    lim.nodes = (uint64_t)(PROOF_SHARE * (double)o->lim.nodes);
+    if (lim.nodes < 1) lim.nodes = 1;
+  }
+  lim.stop = o->lim.stop;
+  if (!tt && !(tt = own = kn_tt_new(PROOF_MB))) return -1;
+  if (kn_solve_threads(b, root, tt, &lim, nthreads, &sr)) {
+    kn_tt_free(own);
+    return -1;
+  }
+  kn_tt_free(own);
+  *used = sr.nodes;
+  if (sr.stopped == KN_STOP_USER) r->stopped = KN_STOP_USER;
+  if (sr.win != 1 || sr.move == KN_NOMOVE) return 0;
+  r->move = sr.move;
+  r->depth = proof_plies(pieces, 1);
+  r->score = KN_WIN - r->depth;
+  r->pv[0] = sr.move;
+  r->pvlen = 1;
+  return 1;
+}
+
 void kn_search_budget(double left, double inc, int pieces, double *soft,
                       double *hard) {
   /* Moves still to play by one side: a game rarely lasts longer than a
@@ -465,6 +522,7 @@ int kn_search(const kn_board *b, const kn_pos *root, kn_tt *tt,
   kn_move rm[KN_MAX_MOVES];
   uint64_t rk[KN_MAX_MOVES];
   int n, depth, maxdepth, pieces, nthreads = 1, t, prevbest = 0;
+  uint64_t proofnodes = 0;
   double instability = 0;
   kn_move prevmove = KN_NOMOVE;
 
@@ -500,9 +558,26 @@ int kn_search(const kn_board *b, const kn_pos *root, kn_tt *tt,
     goto done;
   }
 
-  /* Helpers (never with a Lua evaluation: it is single-threaded). */
   nthreads = o->threads < 1 ? 1 : o->threads > KN_MAX_THREADS ? KN_MAX_THREADS
                                                                : o->threads;
+  /* Endgame proof mode: a proved win is played at once. */
+  if (o->proof_pieces > 0 && pieces <= o->proof_pieces && o->lim.depth <= 0 &&
+      b->narrow && kn_pos_phase(b, root) == KN_JUMP &&
+      !(o->exp & KN_EXP_NO_PROOF)) {
+    int won = prove_root(b, root, pieces, o, nthreads, r, &proofnodes);
+    if (won < 0) {
+      ctx_free(s);
+      return -1;
+    }
+    if (won || r->stopped) {
+      finish(s, r);
+      r->nodes = proofnodes;
+      if (won && o->info && o->info(o->info_ud, r)) r->stopped = KN_STOP_ERROR;
+      goto done;
+    }
+  }
+
+  /* Helpers (never with a Lua evaluation: it is single-threaded). */
   if (o->eval.fn) nthreads = 1;
   if (nthreads > 1) {
     hs = calloc((size_t)nthreads - 1, sizeof *hs);
@@ -519,7 +594,7 @@ int kn_search(const kn_board *b, const kn_pos *root, kn_tt *tt,
     h->started = pthread_create(&h->th, NULL, helper_run, h) == 0;
   }
 
-  s->nodes = 1; /* the root */
+  s->nodes = 1 + proofnodes; /* the root (and the solver's) */
   for (depth = 1; depth <= maxdepth; depth++) {
     int best, bi = root_iteration(s, depth, rm, rk, n, &best);
     if (s->stop) {

@@ -48,6 +48,11 @@ typedef int (*kn_info_fn)(void *ud, const kn_search_result *r);
 #define KN_EXP_NO_PARTIAL 1 /* ignore unfinished iterations */
 #define KN_EXP_MOBORDER 2   /* order quiet moves by the opponent's replies */
 #define KN_EXP_EXTEND 4     /* a forced move costs no depth */
+#define KN_EXP_NO_PROOF 8   /* no endgame proof mode */
+
+/* Endgame proof mode: narrow jump-phase roots with at most this many
+** pieces go to the exact solver first (kn_search_opts.proof_pieces). */
+#define KN_PROOF_PIECES 34
 
 #define KN_MAX_THREADS 64
 
@@ -59,6 +64,11 @@ typedef struct kn_search_opts {
   kn_evalfn eval;          /* fn NULL: the built-in evaluation (then
                               threads is 1: callbacks are not thread-safe) */
   int no_lmr;              /* 1: no late move reductions (for tests) */
+  int proof_pieces;        /* endgame proof mode at roots of at most this
+                              many pieces (kn_search); 0: off */
+  kn_tt *proof_tt;         /* the solver's table for it (kept between
+                              calls by the caller); NULL: a small one
+                              per call */
   unsigned exp;            /* KN_EXP_* bits; 0: the default search */
   kn_info_fn info;         /* may be NULL; called by the main thread */
   void *info_ud;
@@ -79,6 +89,12 @@ void kn_search_budget(double left, double inc, int pieces, double *soft,
 /*
 ** Searches 'root' under the options 'o' using the table 'tt' (kept
 ** between calls by the caller if it wants; aged here). Fills 'r'.
+** Endgame proof mode: without a depth limit, a narrow jump-phase root of
+** at most o->proof_pieces pieces is first given to the exact solver
+** (kn_solve) with a share of the time or node budget; a proved win is
+** answered at once with the solver's winning move and the score of a win
+** in at most the plies the pieces allow (the largest odd number below
+** the piece count); otherwise the search proper runs in the time left.
 ** Returns 0, or -1 when out of memory. An evaluation or info callback
 ** failure sets r->stopped = KN_STOP_ERROR; the result is then partial.
 ** Deterministic for a given table state when no time limit applies and

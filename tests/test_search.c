@@ -293,6 +293,58 @@ static void clock_budget_is_safe(void **state) {
   assert_true(r.nodes == 0);
 }
 
+/* Endgame proof mode: a node-limited search of a small enough root is
+** decided by the solver: a won root answers a winning move with the
+** score of a win within pieces - 1 plies (odd), a lost one falls back to
+** the search; switched off (the experiment bit or proof_pieces = 0) the
+** search proper decides; the node limit holds either way. */
+static void proof_mode_plays_proved_wins(void **state) {
+  uint64_t seed = 7;
+  int k, wins = 0;
+  (void)state;
+  for (k = 0; k < 24; k++) {
+    kn_board b;
+    kn_pos p;
+    kn_search_opts o;
+    kn_search_result r, x;
+    int truth, pieces;
+    tu_random_pos(&b, &p, 8, 8, 32 + (int)(tu_rand(&seed) % 6), &seed);
+    pieces = kn_bits_count(&p.occ);
+    if (pieces > 30 || kn_count(&b, &p) < 2) continue;
+    truth = solve_truth(&b, &p);
+    kn_search_opts_default(&o);
+    assert_int_equal(o.proof_pieces, KN_PROOF_PIECES);
+    assert_true(pieces <= o.proof_pieces);
+    o.lim.nodes = 2000000;
+    search_pos(&b, &p, 1, &o, &r);
+    assert_true(r.nodes <= o.lim.nodes);
+    if (truth) {
+      kn_pos q = p;
+      int n = pieces - 1 - ((pieces - 1) % 2 == 0);
+      wins++;
+      assert_int_equal(r.score, KN_WIN - n);
+      assert_int_equal(r.depth, n);
+      assert_int_equal(r.pvlen, 1);
+      kn_make(&b, &q, r.move);
+      assert_int_equal(solve_truth(&b, &q), 0);
+    } else {
+      assert_false(r.score > 0 && kn_score_proven(r.score));
+      assert_true(kn_is_legal(&b, &p, r.move));
+    }
+    /* off: the proof-mode score (an odd bound past any horizon the
+    ** iterations reach here) does not appear */
+    o.exp = KN_EXP_NO_PROOF;
+    o.lim.nodes = 3000;
+    search_pos(&b, &p, 1, &o, &x);
+    assert_true(x.score != KN_WIN - (pieces - 1 - ((pieces - 1) % 2 == 0)));
+    o.exp = 0;
+    o.proof_pieces = 0;
+    search_pos(&b, &p, 1, &o, &x);
+    assert_true(x.score != KN_WIN - (pieces - 1 - ((pieces - 1) % 2 == 0)));
+  }
+  assert_true(wins > 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(threads_keep_proved_results_exact),
@@ -302,6 +354,7 @@ int main(void) {
       cmocka_unit_test(fixed_depth_and_nodes_are_deterministic),
       cmocka_unit_test(limits_are_honoured_and_a_move_is_always_returned),
       cmocka_unit_test(wide_boards_search),
+      cmocka_unit_test(proof_mode_plays_proved_wins),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
