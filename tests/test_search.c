@@ -135,6 +135,12 @@ static void fixed_depth_and_nodes_are_deterministic(void **state) {
   assert_int_equal(r1.depth, r2.depth);
 }
 
+/* A stop callback that never stops and counts its calls. */
+static int count_polls(void *ud) {
+  ++*(int *)ud;
+  return 0;
+}
+
 static int count_info(void *ud, const kn_search_result *r) {
   int *n = (int *)ud;
   (*n)++;
@@ -157,7 +163,7 @@ static void limits_are_honoured_and_a_move_is_always_returned(void **state) {
   kn_search_opts o;
   kn_search_result r;
   char err[128];
-  int calls, infos = 0;
+  int calls, infos = 0, t;
   (void)state;
   assert_int_equal(kn_pos_parse(START8, &b, &p, err, sizeof err), 0);
   kn_board_default_first(&b);
@@ -176,6 +182,32 @@ static void limits_are_honoured_and_a_move_is_always_returned(void **state) {
   o.lim.time = 0.05;
   search_pos(&b, &p, 1, &o, &r);
   assert_int_equal(r.stopped, KN_STOP_LIMIT);
+  assert_true(kn_is_legal(&b, &p, r.move));
+  /* what makes the time limit prompt: the limits (clock and stop
+  ** callback) are polled at least once every 1024 nodes, with one thread
+  ** or several (the main thread polls; its count is bounded by the total) */
+  for (t = 1; t <= 2; t++) {
+    kn_search_opts_default(&o);
+    o.threads = t;
+    o.lim.nodes = 200000;
+    o.lim.stop.fn = count_polls;
+    o.lim.stop.ud = &calls;
+    calls = 0;
+    search_pos(&b, &p, 1, &o, &r);
+    assert_int_equal(r.stopped, KN_STOP_LIMIT);
+    assert_true(calls >= 1);
+    if (t == 1) assert_true((uint64_t)calls >= r.nodes / 1024);
+  }
+  /* and the helper threads end with the main thread: a stop on the
+  ** fifth poll ends a two-thread search that has no other limit */
+  kn_search_opts_default(&o);
+  o.threads = 2;
+  o.lim.depth = 60;
+  o.lim.stop.fn = tu_stop_after;
+  o.lim.stop.ud = &calls;
+  calls = 5;
+  search_pos(&b, &p, 1, &o, &r);
+  assert_int_equal(r.stopped, KN_STOP_USER);
   assert_true(kn_is_legal(&b, &p, r.move));
   /* a tiny time still answers a legal move */
   o.lim.time = 1e-6;
