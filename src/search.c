@@ -28,7 +28,13 @@
 /* What the threads of one call share besides the table. */
 typedef struct shared {
   _Atomic int stop;        /* set by the main thread: helpers unwind */
+  _Atomic uint64_t best;   /* the helpers' deepest finished iteration:
+                              depth << 48 | score << 32 | move (0: none) */
 } shared;
+
+static inline uint64_t pack_best(int depth, int score, kn_move m) {
+  return (uint64_t)depth << 48 | (uint64_t)(uint16_t)score << 32 | m;
+}
 
 /* The per-thread search context: everything mutable lives here. */
 typedef struct sctx {
@@ -429,6 +435,13 @@ static void *helper_run(void *ud) {
     to_front(h->rm, h->rk, bi);
     kn_tt_store(s->tt, pos_key(s), s->pos.stm, h->rm[0], best, depth,
                 KN_TT_EXACT);
+    {
+      /* offer the iteration to the main thread if none deeper is there */
+      uint64_t cur = atomic_load(&s->sh->best), mine = pack_best(depth, best, h->rm[0]);
+      while ((int)(cur >> 48) < depth &&
+             !atomic_compare_exchange_weak(&s->sh->best, &cur, mine)) {
+      }
+    }
     if (kn_score_proven(best) && kn_score_plies(best) <= depth) break;
     if (depth >= pieces + 2) break;
   }
@@ -529,6 +542,7 @@ int kn_search(const kn_board *b, const kn_pos *root, kn_tt *tt,
   memset(r, 0, sizeof *r);
   r->move = KN_NOMOVE;
   atomic_init(&sh.stop, 0);
+  atomic_init(&sh.best, 0);
   s = ctx_new(b, root, tt, o, &sh, 0);
   if (!s) return -1;
   pieces = kn_bits_count(&root->occ);
@@ -637,6 +651,22 @@ done:
     if (h->started) pthread_join(h->th, NULL);
     if (h->s) r->nodes += h->s->nodes;
     ctx_free(h->s);
+  }
+  /* A helper that finished a deeper iteration than the main thread
+  ** knows more: its move is the answer (never over a proof). */
+  {
+    uint64_t hb = atomic_load(&sh.best);
+    int hd = (int)(hb >> 48);
+    if (hd > r->depth && r->move != KN_NOMOVE && !kn_score_proven(r->score) &&
+        r->stopped != KN_STOP_ERROR) {
+      r->move = (kn_move)(hb & 0xFFFFFFFFu);
+      r->score = (int16_t)(uint16_t)(hb >> 32);
+      r->depth = hd;
+      if (r->pvlen < 1 || r->pv[0] != r->move) {
+        r->pv[0] = r->move;
+        r->pvlen = 1;
+      }
+    }
   }
   free(hs);
   if (r->time > 0 && nthreads > 1) r->time = kn_clock() - s->t0;
