@@ -65,6 +65,7 @@ typedef struct jumps64 {
   uint64_t from[4], over[4], land[4];
   uint64_t movers, overall, landall;
   int blocked;
+  int moves;   /* legal moves: every stop of every jump chain */
 } jumps64;
 
 static void jumps_of(const kn_board *b, uint64_t occ, int colour,
@@ -74,7 +75,7 @@ static void jumps_of(const kn_board *b, uint64_t occ, int colour,
   uint64_t empty = b->all.w[0] & ~occ;
   int d;
   j->movers = j->overall = j->landall = 0;
-  j->blocked = 0;
+  j->blocked = j->moves = 0;
   for (d = 0; d < 4; d++) {
     int s = b->delta[d];
     uint64_t adj = own & b->jump[d].w[0] & at(enemy, s);
@@ -89,6 +90,7 @@ static void jumps_of(const kn_board *b, uint64_t occ, int colour,
                      at(enemy, s) & at(empty, 2 * s)) {
       j->overall |= to(t, s);
       j->landall |= to(t, 2 * s);
+      j->moves += kn_popcount(t);
     }
   }
 }
@@ -120,10 +122,9 @@ void kn_features(const kn_board *b, const kn_pos *p, int mymoves,
     uint64_t occ = p->occ.w[0], e = b->all.w[0] & ~occ;
     if (e & (e - 1)) {
       jumps64 jm, jo;
-      int m = mymoves >= 0 ? mymoves : kn_count64(b, occ, me);
-      f[KN_F_MOBILITY] = m - kn_count64(b, occ, me ^ 1);
       jumps_of(b, occ, me, &jm);
       jumps_of(b, occ, me ^ 1, &jo);
+      f[KN_F_MOBILITY] = jm.moves - jo.moves;
       f[KN_F_MOVERS] = kn_popcount(jm.movers) - kn_popcount(jo.movers);
       f[KN_F_SAFE] = safe_jumps(b, &jm, &jo) - safe_jumps(b, &jo, &jm);
       f[KN_F_ATTACKED] = kn_popcount(jm.movers & jo.overall) -
