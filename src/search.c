@@ -13,6 +13,7 @@
 #include "search.h"
 #include "solve.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -24,6 +25,9 @@
 ** and the size of its table when the caller gives none. */
 #define PROOF_SHARE 0.4
 #define PROOF_MB 1.0
+#ifndef LMR2_DIV
+#define LMR2_DIV 2.0
+#endif
 
 /* What the threads of one call share besides the table. */
 typedef struct shared {
@@ -53,6 +57,7 @@ typedef struct sctx {
   double t0, deadline;     /* deadline <= 0: none */
   int stop;
   int lmr;                 /* late move reductions on */
+  unsigned char red[64][64]; /* LMR2: reduction by depth and move index */
   int id;                  /* 0: the main thread */
   uint64_t salt;           /* the board's identity, mixed into keys */
   shared *sh;
@@ -262,7 +267,14 @@ static int node(sctx *s, int depth, int alpha, int beta, int ply) {
       ** when the horizon cannot reach the end of the game anyway, so
       ** that a search as deep as the game stays exact. */
       int r = 0;
-      if (s->lmr && depth >= 3 && i >= 3 && k[i] < (1 << 28) &&
+      if (s->o->exp & KN_EXP_LMR2) {
+        if (s->lmr && depth >= 3 && i >= 2 && k[i] < (1 << 28) &&
+            depth < kn_bits_count(&s->pos.occ)) {
+          r = s->red[depth < 63 ? depth : 63][i < 63 ? i : 63] - pvnode;
+          if (r > depth - 2) r = depth - 2;
+          if (r < 0) r = 0;
+        }
+      } else if (s->lmr && depth >= 3 && i >= 3 && k[i] < (1 << 28) &&
           depth < kn_bits_count(&s->pos.occ))
         r = i >= 8 && depth >= 5 ? 2 : 1;
       v = -node(s, depth - 1 - r, -alpha - 1, -alpha, ply + 1);
@@ -354,6 +366,12 @@ static sctx *ctx_new(const kn_board *b, const kn_pos *root, kn_tt *tt,
   s->maxnodes = id ? 0 : o->lim.nodes;
   s->salt = board_salt(b);
   s->lmr = !o->no_lmr;
+  {
+    int d, m;
+    for (d = 1; d < 64; d++)
+      for (m = 1; m < 64; m++)
+        s->red[d][m] = (unsigned char)(0.5 + log(d) * log(m) / LMR2_DIV);
+  }
   return s;
 }
 
