@@ -22,9 +22,12 @@
 
 local konane = require "konane"
 
+-- With 'msg' (a mistake): the message and the usage on stderr, exit 2; without: the usage on
+-- stdout, exit 0 (--help).
 local function usage(msg)
-  if msg then io.stderr:write("tune.lua: ", msg, "\n") end
-  io.stderr:write("usage: konane scripts/tune.lua [--games N] [--nodes N] [--random K] " ..
+  local out = msg and io.stderr or io.stdout
+  if msg then out:write("tune.lua: ", msg, "\n") end
+  out:write("usage: konane scripts/tune.lua [--games N] [--nodes N] [--random K] " ..
     "[--solve-pieces P] [--solve-nodes N] [--size RxC] [--variant NAME] [--seed N] " ..
     "[--out FILE] [--data FILE]\n")
   os.exit(msg and 2 or 0)

@@ -13,11 +13,18 @@
 
 local konane = require "konane"
 
+local USAGE = "usage: konane scripts/ugi_shim.lua [KEY=VALUE ...]  (options for g:search, " ..
+  "e.g. hash_mb=1; then UGI on stdin/stdout)\n"
 local extra = {}
 for _, a in ipairs(arg) do
+  if a == "-h" or a == "--help" then
+    io.stdout:write(USAGE)
+    os.exit(0)
+  end
   local k, v = a:match("^([%w_]+)=(.*)$")
   if not k then
-    io.stderr:write("ugi_shim.lua: arguments are key=value options for g:search\n")
+    io.stderr:write("ugi_shim.lua: unexpected argument '", a, "': arguments are key=value ",
+      "options for g:search\n", USAGE)
     os.exit(2)
   end
   extra[k] = tonumber(v) or v

@@ -14,6 +14,8 @@ local COMMANDS = {
   { host, "scripts/annotate.lua" },
   { host, "scripts/report.lua" },
   { host, "scripts/cgt.lua" },
+  { host, "scripts/tune.lua" },
+  { host, "scripts/ugi_shim.lua" },
 }
 
 -- Run 'base' followed by 'extra' with stdin from /dev/null, stdout and stderr apart.
