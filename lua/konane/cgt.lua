@@ -135,7 +135,8 @@ end
 --- Lines describing the regions of a game (the REPL's cgt()): each live
 --- region's pieces and value (groups with no move for either side, ever,
 --- are counted on one line), the sum, its outcome and the winner with the
---- game's side to move. opts.budget as for value().
+--- game's side to move (in the opening removals, a line saying the values do not decide
+--- the game yet). opts.budget as for value().
 function M.describe(game, opts)
   local regions = M.regions(game, opts)
   local lines, values, dead, k = {}, {}, 0, 0
@@ -157,7 +158,11 @@ function M.describe(game, opts)
   if #regions == 0 then lines[#lines + 1] = "no pieces" end
   lines[#lines + 1] = ("sum: %s   outcome %s: %s"):format(tostring(sum), sum:outcome(),
     M.outcome_text(sum:outcome()))
-  if game.turn then
+  if game.phase and game:phase() ~= "jump" then
+    -- the opening removals are moves too, but no part of a value: the sum says nothing yet
+    lines[#lines + 1] = "the game is still in its opening removals: the values are of the jump "
+      .. "phase, so who wins is not decided by them (solve() decides it)"
+  elseif game.turn then
     local turn = game:turn()
     lines[#lines + 1] = ("%s to move: %s wins"):format(
       turn == "black" and "Black" or "White",

@@ -179,10 +179,11 @@ T["the REPL's annotate() prints the same marks as the library"] = function()
   local out = {}
   local old_print = print
   print = function(s) out[#out + 1] = s end
-  local ok, err = pcall(repl.commands.annotate.call, { depth = 40 })
+  local res = table.pack(pcall(repl.commands.annotate.call, { depth = 40 }))
   print = old_print
   rawset(_G, "g", old)
-  assert(ok, tostring(err))
+  assert(res[1], tostring(res[2]))
+  assert(res.n == 1, "annotate() returned a value the prompt would print") -- only pcall's true
   local start = konane.new { rows = 6, cols = 6, fen = g:start_fen() }
   local want = annotate.text(annotate.game(game, { depth = 40 }), start:turn())
   assert(out[1] == want, tostring(out[1]) .. "\n" .. want)

@@ -179,6 +179,14 @@ T["describe: the REPL's text names regions, sum and winner"] = function()
   assert(text:find("region 1"), text)
   assert(text:find("sum: " .. tostring(sum), 1, true), text)
   assert(text:find("White to move: %a+ wins"), text)
+  -- in the opening removals the side to move has moves no value counts: no winner is claimed
+  local start = konane.new { rows = 4, cols = 4 }
+  for _, moves in ipairs { {}, { "d1" } } do
+    for _, m in ipairs(moves) do start:play(m) end
+    text = cgt.describe(start)
+    assert(not text:find("to move: %a+ wins"), text)
+    assert(text:find("opening removals", 1, true), text)
+  end
 end
 
 -- The REPL: cgt() prints regions, values and the outcome; analyze() mentions a split board.

@@ -40,7 +40,7 @@ return {
       end
     end
     if #out == 0 then
-      error(("traditional: a %dx%d board has no square off the edge; use at least 3x3")
+      error(("a %dx%d board has no square off the edge; use at least 3x3")
         :format(board.rows, board.cols), 0)
     end
     return out

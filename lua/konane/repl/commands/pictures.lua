@@ -47,7 +47,6 @@ plies, proved. The file version: konane scripts/annotate.lua game.pgn --html out
       local start = S.need_konane().new { variant = g:variant(), rows = g:rows(), cols = g:cols(),
                                            fen = g:start_fen() }
       print(annotate.text(notes, start:turn()))
-      return nil
     end,
   },
 }
