@@ -36,7 +36,9 @@
 #ifndef PAR_MIN_PIECES
 #define PAR_MIN_PIECES 14
 #endif
+#ifndef BUSY_BITS
 #define BUSY_BITS 16
+#endif
 /* Children before this index are searched even when another thread is in
 ** them (ABDADA's rule for the first move). */
 #ifndef FIRST_SHARED
