@@ -29,11 +29,12 @@ end
 -- One game the runner's way: before each move it resends the whole game, asks p1turn and
 -- gameover, then go; it appends the two-word bestmove without checking it. At the end it asks
 -- both engines gameover and result. Returns the moves and the agreed result.
-local function runner_game(p1, p2)
+local function runner_game(p1, p2, start)
+  start = start or "startpos"
   for _, e in ipairs { p1, p2 } do e:send("uginewgame", "isready"); e:upto("readyok") end
   local moves = {}
   for _ = 1, 400 do
-    local pos = "position startpos" .. (#moves > 0 and (" moves " .. table.concat(moves, " ")) or "")
+    local pos = "position " .. start .. (#moves > 0 and (" moves " .. table.concat(moves, " ")) or "")
     p1:send(pos)
     local turn = ask(p1, "p1turn")
     if ask(p1, "gameover") == "true" then break end
@@ -48,7 +49,7 @@ local function runner_game(p1, p2)
   end
   local results = {}
   for i, e in ipairs { p1, p2 } do
-    e:send("position startpos moves " .. table.concat(moves, " "))
+    e:send("position " .. start .. " moves " .. table.concat(moves, " "))
     assert(ask(e, "gameover") == "true")
     results[i] = ask(e, "result")
   end
@@ -78,6 +79,18 @@ T["a runner trusting the engines plays complete matches between konane --ugi eng
     score[a_won and "a" or "b"] = score[a_won and "a" or "b"] + 1
   end
   assert(score.a + score.b == 4)
+  -- from an opening given as a position (position fen OPENING moves ...), as runners do with
+  -- an openings book
+  local g0 = konane.new { rows = 6, cols = 6 }
+  for _, m in ipairs { "c4", "c3", "a4-c4" } do g0:play(m) end
+  local moves, result = runner_game(b, a, "fen " .. g0:fen())
+  local g = konane.new { fen = g0:fen() }
+  assert(g:turn() == "white")
+  for i, m in ipairs(moves) do
+    assert(g:legal(m) == m, "move " .. i .. " '" .. m .. "' is not canonical and legal")
+    g:play(m)
+  end
+  assert(g:over() and result == (g:winner() == "black" and "p1win" or "p2win"))
   for _, e in ipairs { a, b } do e:send("quit"); assert(e:wait_exit() == "exit"); e:close() end
 end
 

@@ -526,7 +526,14 @@ local function fd_channel(core, out)
     end
     return nil
   end
+  -- Output is buffered and sent once before each wait for input (a search's polls included):
+  -- one write() for an answer's info and bestmove lines, where a system call may be dear.
+  local unsent = false
   local function fill(timeout)
+    if unsent then
+      unsent = false
+      out:flush()
+    end
     if eof then return end
     local got = fd_read(0, timeout)
     if got == nil then eof = true elseif got ~= "" then buf = buf .. got end
@@ -555,6 +562,10 @@ local function fd_channel(core, out)
   end
   function chan.write(text)
     out:write(text)
+    unsent = true
+  end
+  function chan.flush()
+    unsent = false
     out:flush()
   end
   return chan
