@@ -101,19 +101,6 @@ local function tags_of(record)
   return tags
 end
 
--- Append 'token' to the movetext lines in 'out', wrapping at LINE_WIDTH. The line being built
--- is a list of tokens and its length (no string is rebuilt per token).
-local function emit(state, token)
-  local n, len = state.n, state.len
-  if n > 0 and len + 1 + #token > LINE_WIDTH then
-    state.out[#state.out + 1] = table.concat(state.parts, " ", 1, n)
-    n, len = 0, -1
-  end
-  n = n + 1
-  state.parts[n] = token
-  state.n, state.len = n, len + 1 + #token
-end
-
 --- write(record) -> string
 -- The PGN text of one game: tag pairs (standard ones first), a blank line, the numbered moves
 -- with their comments, the result token, and a final blank line, so several written games can be
@@ -139,29 +126,48 @@ function pgn.write(record)
   end
   out[#out + 1] = ""
 
-  local state = { out = out, parts = {}, n = 0, len = -1 }
+  -- the movetext: its tokens first (a move number stays with its move), then cut into lines of
+  -- at most LINE_WIDTH
+  local toks, nt = {}, 0
   local comments = record.comments or {}
-  if comments[0] then emit(state, comment_text(comments[0])) end
+  if comments[0] then nt = 1; toks[1] = comment_text(comments[0]) end
   local moves = record.moves or {}
   local white_first = first_side(record) == "white"
+  local cmax = pgn.COMMENT_MAX
   for i, move in ipairs(moves) do
     if type(move) ~= "string" then
       error("record move " .. i .. " is not a string", 2)
     end
     -- ply i is made by the first side when i is odd; numbering counts move pairs Black-White.
     local k = white_first and i + 1 or i
+    nt = nt + 1
     if k % 2 == 1 then
-      emit(state, (k + 1) // 2 .. ". " .. move)   -- a move number stays with its move
+      toks[nt] = (k + 1) // 2 .. ". " .. move
     elseif i == 1 then
-      emit(state, (k + 1) // 2 .. "... " .. move)
+      toks[nt] = (k + 1) // 2 .. "... " .. move
     else
-      emit(state, move)
+      toks[nt] = move
     end
     local c = comments[i]
-    if c then emit(state, comment_text(c)) end
+    if c then
+      nt = nt + 1
+      -- the common case (a short plain comment) without a call
+      if type(c) == "string" and #c <= cmax and not c:find("[}\r\n]") then toks[nt] = "{" .. c .. "}"
+      else toks[nt] = comment_text(c) end
+    end
   end
-  emit(state, tags.Result)
-  out[#out + 1] = table.concat(state.parts, " ", 1, state.n)
+  nt = nt + 1
+  toks[nt] = tags.Result
+  local first, len = 1, -1
+  for j = 1, nt do
+    local l = #toks[j]
+    if j > first and len + 1 + l > LINE_WIDTH then
+      out[#out + 1] = table.concat(toks, " ", first, j - 1)
+      first, len = j, -1
+    end
+    len = len + 1 + l
+  end
+  out[#out + 1] = table.concat(toks, " ", first, nt)
   out[#out + 1] = ""
   out[#out + 1] = ""
   return table.concat(out, "\n")

@@ -18,6 +18,9 @@ local game = require("konane.tournament.game")
 local M = {}
 
 M.MARK = "@@konane "
+-- A move made in less than this many seconds is quick; move lines wait at most GATHER seconds.
+M.QUICK, M.GATHER = 0.002, 0.01
+local clock = require("konane.util").now
 
 -- The settings a worker needs, from the tournament's.
 function M.settings_for_worker(s)
@@ -99,9 +102,21 @@ function M.main()
     if not g then break end
     out:write(mark, "start ", g.id, "\n")
     out:flush()
+    -- Each move line must be with the parent before a move that may be long starts (if this
+    -- process dies then, the record keeps every move made), but a write per move of quick bots
+    -- costs more than the move: lines are sent at once unless the side to move next made its
+    -- last move in under QUICK seconds, and then at most GATHER seconds late.
+    local took, last, unsent_since, side = {}, clock(), nil, 1
     local record = game.play(s, g, function(_, move)
+      local now = clock()
+      took[side] = now - last
+      last, side = now, 3 - side
       out:write(mark, "move ", move, "\n")
-      out:flush()
+      unsent_since = unsent_since or now
+      if (took[side] or math.huge) >= M.QUICK or now - unsent_since >= M.GATHER then
+        out:flush()
+        unsent_since = nil
+      end
     end)
     local text = game.text(record)
     out:write(mark, "record ", #text, "\n", text)

@@ -53,12 +53,23 @@ local function shown(s)
   return s
 end
 
---- sweep(): ends every process a player left behind outside its process group (a child that
--- double-forked and called setsid; core.kill_strays). konane.play calls it after each game
--- with a player in its own process; a player's process killed here is swept at once.
-function M.sweep()
+-- Seconds between two sweeps at the end of games (see sweep).
+M.SWEEP_EVERY = 1
+local last_sweep, started = -math.huge, false
+
+--- sweep([now]): ends every process a player left behind outside its process group (a child
+-- that double-forked and called setsid; core.kill_strays, which reads /proc: hundreds of
+-- system calls). konane.play calls it after each game with a player in its own process: it
+-- sweeps when a player process started since the last sweep or M.SWEEP_EVERY seconds have
+-- passed, so a process left by a player kept from game to game lives at most that long after
+-- its game. With 'now' (a player's process was killed here) it sweeps at once.
+function M.sweep(now)
   local c = core()
-  if c.kill_strays then c.kill_strays() end
+  if not c.kill_strays then return end
+  local t = c.clock()
+  if not now and not started and t - last_sweep < M.SWEEP_EVERY then return end
+  last_sweep, started = t, false
+  c.kill_strays()
 end
 
 -- Kills the engine's process group, forgets the process and ends what it left behind.
@@ -67,7 +78,7 @@ function Conn:kill()
     self.proc:kill()
     self.proc:close()
     self.proc = nil
-    M.sweep()
+    M.sweep(true)
   end
   self.dead = true
 end
@@ -157,6 +168,7 @@ local function start(def)
   local proc, err = c.spawn(def.argv, { stdin = true, session = true, stderr = def.log or false,
                                         memory = def.memory, cpu = def.cpu })
   if not proc then fail("handshake", "cannot start the engine: " .. shown(err)) end
+  started = true -- the end of its first game sweeps
   local conn = setmetatable({ proc = proc, buf = "", start = 1, scan = 1, seen = 0, key = def.key,
                               options = {}, settings = {}, cpu = def.cpu }, Conn)
   local ok, e = pcall(function()
