@@ -98,6 +98,28 @@ T["every go mode gives info lines before its bestmove, for every kind of bot"] =
   end
 end
 
+T["a piped command file is served whole, and a refused option keeps the old value"] = function()
+  -- the input ends (and quit comes) while the first search runs: every command before is answered
+  local e = engine("alphabeta")
+  e:send("ugi", "setoption name threads value 0", "isready", "position startpos", "go depth 3",
+         "position startpos moves d5 e5", "go nodes 1000", "isready", "quit")
+  e.p:close_input()
+  local lines = {}
+  while true do
+    local l = e:line()
+    if not l then break end
+    lines[#lines + 1] = l
+  end
+  local text = table.concat(lines, "\n")
+  assert(text:find("info string error: setoption threads", 1, true), text)
+  local _, bestmoves = text:gsub("\nbestmove ", "")
+  local _, readys = text:gsub("readyok", "")
+  assert(bestmoves == 2 and readys == 2, text)
+  assert(text:match("bestmove (%S+)$") == "b5-d5" or konane.new():legal(text:match("bestmove (%S+)$")) == nil, text)
+  assert(e:wait_exit() == "exit")
+  e:close()
+end
+
 T["malformed and illegal commands get an error line and the engine keeps going"] = function()
   local e = engine()
   e:send("ugi")

@@ -18,7 +18,7 @@ local bot_mod = require("konane.bot")
 
 -- Taken before a bot file runs, so what the bot does to the konane table spoils no position.
 local konane_new, konane_variant = konane.new, konane.variant
-local now = konane.core.clock -- taken before the lockdown: the info lines' time
+local clock_now = konane.core.clock -- taken before the lockdown: the info lines' time
 
 local M = {}
 
@@ -243,9 +243,9 @@ function Server:during_search(line)
     self:write("readyok\n")
   elseif cmd == "stop" then
     self.stopping = true
-  elseif cmd == "quit" then
+  elseif cmd == "quit" and #self.pending == 0 then
     self.stopping, self.quitting = true, true
-  elseif cmd then
+  elseif cmd then -- (a quit after other commands waits for them: a piped script is served whole)
     self.pending[#self.pending + 1] = line
   end
   return self.stopping
@@ -255,7 +255,12 @@ end
 function Server:poll_input()
   while not self.stopping do
     local line = self.chan.poll()
-    if line == false then self.stopping, self.quitting = true, true; break end
+    if line == false then
+      -- the input ended: the search goes on to its limit (go infinite stops: no stop can come)
+      -- and the commands read before the end are still handled
+      if self.infinite then self.stopping = true end
+      break
+    end
     if not line then break end
     self:during_search(line)
   end
@@ -325,8 +330,10 @@ function Server:go(words)
   end
   local view = g:clone()
   if self.opts.hook then self.opts.hook(function() return self:poll_input() end) end
-  local t0 = now()
+  local t0 = clock_now()
+  self.infinite = lim.infinite
   local ok, move, info = pcall(bot.choose, bot, view, clock)
+  self.infinite = nil
   if self.opts.unhook then self.opts.unhook() end
   if ok and type(move) == "table" and rawget(move, "move") ~= nil then
     info = move
@@ -358,7 +365,7 @@ function Server:go(words)
     if not printed and canonical then
       -- every go gets an info line, also from a bot that searched nothing (random, greedy, a
       -- position with one move): what the bot said, the time it took and the move as pv
-      local r = { time = now() - t0, pv = { canonical } }
+      local r = { time = clock_now() - t0, pv = { canonical } }
       if type(info) == "table" then
         for _, k in ipairs { "depth", "score", "nodes", "nps", "win", "plies" } do
           local v = rawget(info, k)
@@ -372,7 +379,7 @@ function Server:go(words)
   -- infinite: the answer waits for stop (or quit)
   while lim.infinite and not self.stopping do
     local line = self.chan.read()
-    if line == false then self.quitting = true; break end
+    if line == false then break end -- the input ended: answer, handle what came before, end
     if line then self:during_search(line) end
   end
   self:write("bestmove " .. answer .. "\n")
@@ -424,8 +431,21 @@ function Server:setoption(line)
   elseif not self.known[key] then
     return self:error("setoption: unknown option '" .. name .. "'")
   end
+  local old = self.settings[key]
   self.settings[key] = v
-  if key ~= "variant" and key ~= "rows" and key ~= "cols" then self.dirty = true end
+  if key ~= "variant" and key ~= "rows" and key ~= "cols" then
+    self.dirty = true
+    -- a built-in bot checks its options now: one it refuses (threads 0) is refused here and
+    -- the old value kept, rather than breaking every later go
+    if not self.is_path and not self.fixed_bot then
+      local bot, why = self:ensure_bot()
+      if not bot then
+        self.settings[key], self.dirty = old, true
+        if self:ensure_bot() then return self:error("setoption " .. name .. ": " .. tostring(why)) end
+        self.settings[key], self.dirty = v, true
+      end
+    end
+  end
 end
 
 function Server:new_game()
