@@ -26,16 +26,21 @@ local function chromium()
   return path
 end
 
--- The DOM of 'file' (absolute path) with 'fragment' after Chromium has run its scripts.
+-- The DOM of 'file' (absolute path) with 'fragment' after Chromium has run its scripts. A
+-- browser that gives nothing within its time (a loaded machine, a sanitizer build running
+-- beside it) is started once more with twice the time: a page that never renders still fails.
 local function dump_dom(file, fragment)
-  local profile = tmpdir()
-  local cmd = ("timeout 90 %s --headless --no-sandbox --disable-gpu --disable-background-networking "
-    .. "--disable-component-update --disable-sync --no-first-run --user-data-dir=%s "
-    .. "--dump-dom 'file://%s%s' 2>/dev/null"):format(chromium(), profile, file, fragment or "")
-  local dom = sh(cmd)
-  sh("rm -rf '" .. profile .. "'")
-  assert(dom:find("</html>", 1, true), "chromium gave no document for " .. file)
-  return dom
+  for _, seconds in ipairs { 90, 180 } do
+    local profile = tmpdir()
+    local cmd = ("timeout %d %s --headless --no-sandbox --disable-gpu --disable-background-networking "
+      .. "--disable-component-update --disable-sync --no-first-run --user-data-dir=%s "
+      .. "--dump-dom 'file://%s%s' 2>/dev/null"):format(seconds, chromium(), profile, file,
+        fragment or "")
+    local dom = sh(cmd)
+    sh("rm -rf '" .. profile .. "'")
+    if dom:find("</html>", 1, true) then return dom end
+  end
+  error("chromium gave no document for " .. file .. " (twice)")
 end
 
 -- A copy of the page at 'path' with 'script' run after the page's own scripts; returns the
