@@ -287,11 +287,12 @@ end
 -- Does 'token' look like a move in any accepted notation (square, or squares joined by '-' or
 -- nothing)? Legality is checked separately, by replaying.
 local function move_syntax(token)
-  local rest = token:match("^%a%d%d?(.*)$")
-  if not rest then return false end
-  while rest ~= "" do
-    rest = rest:match("^%-?%a%d%d?(.*)$")
-    if not rest then return false end
+  -- positions, not copies of the rest: a long word costs time linear in its length
+  local i = token:match("^%a%d%d?()")
+  if not i then return false end
+  while i <= #token do
+    i = token:match("^%-?%a%d%d?()", i)
+    if not i then return false end
   end
   return true
 end
@@ -306,9 +307,11 @@ local function trim(text)
   return text:sub(a, b)
 end
 
--- At most 40 bytes of 'text', for messages.
+-- At most 40 bytes of 'text', for messages, control bytes written as \ddd so that a message
+-- never carries them raw to a terminal.
 local function shown(text)
-  return #text > 40 and (text:sub(1, 40) .. "...") or text
+  text = #text > 40 and (text:sub(1, 40) .. "...") or text
+  return (text:gsub("%c", function(ch) return "\\" .. ch:byte() end))
 end
 
 -- The tokenizer: yields tokens with their line numbers from the text, one game after another.
@@ -338,35 +341,32 @@ local function tokenizer(text)
         local e = text:find("\n", pos, true) or len + 1
         pos = e
       elseif c == "[" then
+        -- parsed in place from 'pos' (never from a copy of the rest of the line, which made
+        -- many tags on one line quadratic); a tag pair stays on one line
         local start_line = line
-        local e = text:find("\n", pos, true) or len + 1
-        local body = text:sub(pos, e - 1)
-        local name, rest = body:match("^%[%s*([%w_]+)%s+(.*)$")
-        if not name then fail("malformed tag pair: " .. shown(body), start_line) end
-        if rest:sub(1, 1) ~= '"' then fail("tag " .. name .. ": value must be a quoted string", start_line) end
-        local i, value = 2, {}
+        local name, q = text:match("^%[[ \t]*([%w_]+)[ \t]+()", pos)
+        if not name then
+          local e = text:find("\n", pos, true) or len + 1
+          fail("malformed tag pair: " .. shown(text:sub(pos, math.min(e - 1, pos + 40))), start_line)
+        end
+        if text:sub(q, q) ~= '"' then fail("tag " .. name .. ": value must be a quoted string", start_line) end
+        local i, value = q + 1, {}
         while true do
-          local ch = rest:sub(i, i)
-          if ch == "" then fail("tag " .. name .. ": unterminated string", start_line) end
-          if ch == "\\" then
-            local nx = rest:sub(i + 1, i + 1)
-            if nx == "" then fail("tag " .. name .. ": unterminated string", start_line) end
-            value[#value + 1] = nx
-            i = i + 2
-          elseif ch == '"' then
-            i = i + 1
-            break
-          else
-            value[#value + 1] = ch
-            i = i + 1
+          local stop = text:find('[\\"\n]', i)
+          if not stop or text:sub(stop, stop) == "\n" then
+            fail("tag " .. name .. ": unterminated string", start_line)
           end
+          value[#value + 1] = text:sub(i, stop - 1)
+          local ch = text:sub(stop, stop)
+          if ch == '"' then i = stop + 1; break end
+          local nx = text:sub(stop + 1, stop + 1) -- an escaped character
+          if nx == "" or nx == "\n" then fail("tag " .. name .. ": unterminated string", start_line) end
+          value[#value + 1] = nx
+          i = stop + 2
         end
-        local tail = rest:sub(i)
-        local close_at = tail:find("%]")
-        if not close_at or not tail:sub(1, close_at - 1):match("^%s*$") then
-          fail("tag " .. name .. ": expected ']' after the value", start_line)
-        end
-        pos = pos + #body - #tail + close_at
+        local close_at = text:match("^[ \t\r]*%]()", i)
+        if not close_at then fail("tag " .. name .. ": expected ']' after the value", start_line) end
+        pos = close_at
         return { kind = "tag", name = name, value = table.concat(value), line = start_line }
       elseif c == "{" then
         local start_line = line
@@ -396,8 +396,15 @@ local function tokenizer(text)
       elseif c == ")" then
         fail("')' without '('")
       else
+        -- a move number, possibly glued to its move: "12.", "12...", "12.d5"; matched at 'pos'
+        -- alone, so that "1.1.1.1..." costs time linear in its length
+        local number, dots = text:match("^(%d+)(%.+)", pos)
+        if number then
+          pos = pos + #number + #dots
+          return { kind = "number", number = tonumber(number), dots = #dots, line = line }
+        end
         local word = text:match("^[^%s{}%[%];()]+", pos)
-        if not word then fail("unexpected '" .. c .. "'") end
+        if not word then fail("unexpected '" .. shown(c) .. "'") end
         pos = pos + #word
         if word == "1-0" or word == "0-1" or word == "*" then
           return { kind = "result", text = word, line = line }
@@ -406,15 +413,9 @@ local function tokenizer(text)
         elseif word:match("^%$%d+$") or word:match("^[!?]+$") then
           return { kind = "nag", text = word, line = line }
         end
-        -- a move number, possibly glued to its move: "12.", "12...", "12.d5"
-        local number, dots, after = word:match("^(%d+)(%.+)(.*)$")
-        if number then
-          if after ~= "" then
-            pos = pos - #after
-          end
-          return { kind = "number", number = tonumber(number), dots = #dots, line = line }
-        end
-        local move = word:gsub("[!?]+$", "")
+        local e = #word -- annotation marks stripped from the end ("d5!?"), in linear time
+        while e > 0 and word:find("^[!?]", e) do e = e - 1 end
+        local move = word:sub(1, e)
         if not move_syntax(move) then
           fail("unexpected '" .. shown(word) .. "' (not a move, move number or result)")
         end
@@ -464,7 +465,7 @@ local function replay(record, konane)
     local canonical, why = g:legal(move)
     if not canonical then
       error({ pgn_error = true, line = record.lines[i],
-              message = "illegal move " .. i .. " '" .. move .. "': " ..
+              message = "illegal move " .. i .. " '" .. shown(move) .. "': " ..
                 tostring(why):gsub("^illegal move '[^']*': ", "") }, 0)
     end
     g:play(canonical)
@@ -565,8 +566,9 @@ end
 function pgn.read_file(path, opts)
   local f, err = io.open(path, "rb")
   if not f then return nil, err end
-  local text = f:read("a")
+  local text, rerr = f:read("a")
   f:close()
+  if not text then return nil, path .. ": cannot read (" .. tostring(rerr or "not a regular file") .. ")" end
   local o = {}
   for k, v in pairs(opts or {}) do o[k] = v end
   o.name = o.name or path
@@ -583,7 +585,8 @@ function pgn.replay(record)
   for i, move in ipairs(record.moves or {}) do
     local canonical, why = g:legal(move)
     if not canonical then
-      error("record move " .. i .. " '" .. tostring(move) .. "' is illegal: " .. tostring(why), 2)
+      error("record move " .. i .. " '" .. shown(tostring(move)) .. "' is illegal: " ..
+            tostring(why):gsub("^illegal move '[^']*': ", ""), 2)
     end
     g:play(canonical)
   end

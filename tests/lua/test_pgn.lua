@@ -242,6 +242,34 @@ T["reading is linear: long runs of spaces in comments and many comments on one m
   assert(how == "exit" and status == 0 and out:find("linear ok"), how .. " " .. tostring(status) .. ": " .. out)
 end
 
+T["reading is linear: many tags on one line, glued move numbers, long move words, marks"] = function()
+  -- each of these inputs took minutes to hours with a reader that re-copied or re-scanned the
+  -- rest of a line or word per token; under the same 20 s CPU limit as above
+  local code = [[
+    local pgn = require "konane.pgn"
+    local a = pgn.read(string.rep('[A "1"]', 200000) .. '\n[Board "6x6"]\n\n1. c4 *\n')
+    assert(#a == 1 and a[1].tags.A == "1" and a[1].moves[1] == "c4", "tags")
+    local b = pgn.read('[Board "6x6"]\n\n' .. string.rep("1.", 500000) .. " *\n")
+    assert(#b == 1 and #b[1].moves == 0, "glued numbers")
+    local c, err = pgn.read('[Board "6x6"]\n\n1. ' .. string.rep("a1", 500000) .. " *\n")
+    assert(not c[1] and err and #err < 200, "a long move word is refused and shown short")
+    local d, err2 = pgn.read('[Board "6x6"]\n\n1. c4' .. string.rep("!", 1000000) .. "x *\n")
+    assert(not d[1] and err2 and #err2 < 200, "marks")
+    print("linear ok")
+  ]]
+  local how, status, out = run_limited(code, 20)
+  assert(how == "exit" and status == 0 and out:find("linear ok"), how .. " " .. tostring(status) .. ": " .. out)
+end
+
+T["messages show control bytes escaped; a directory is not a record file"] = function()
+  local _, err = pgn.read("1. d5\0 *")
+  assert(err and err:find("d5\\0", 1, true) and not err:find("\0", 1, true), err)
+  local none, why = pgn.read_file("/tmp")
+  assert(none == nil and why:find("cannot read"), tostring(why))
+  local ok, msg = pcall(pgn.replay, { rows = 6, cols = 6, moves = { "zz" } })
+  assert(not ok and select(2, tostring(msg):gsub("illegal move", "")) == 0 and msg:find("'zz' is illegal"), msg)
+end
+
 T["comments are capped and kept on one line when written"] = function()
   local rec = pgn.record { rows = 6, cols = 6, variant = "brainking", moves = { "c4", "c3" },
                            comments = { [1] = string.rep("x", 100000), [2] = "two\n\nlines }" } }
