@@ -74,6 +74,17 @@ function stats.los(wins, losses)
   return 0.5 + 0.5 * stats.erf((wins - losses) / math.sqrt(2 * n))
 end
 
+-- stats.median(list): the median of a list of numbers (the mean of the two middle ones for an
+-- even count), nil for an empty list; the list itself is left as it was.
+function stats.median(list)
+  local s = { table.unpack(list) }
+  local n = #s
+  if n == 0 then return nil end
+  table.sort(s)
+  if n % 2 == 1 then return s[(n + 1) // 2] end
+  return (s[n // 2] + s[n // 2 + 1]) / 2
+end
+
 -- stats.match(wins, losses): the Elo difference of a two-player match, its 95% error bar (delta
 -- method: sd = 400 / ln 10 / sqrt(N p (1 - p))) and the LOS. The difference is +-inf and the
 -- error nil when one side won every game (the maximum-likelihood estimate does not exist).

@@ -20,12 +20,7 @@ local function rand(n)
   return (seed >> 33) % n + 1
 end
 
-local function median(t)
-  local s = { table.unpack(t) }
-  table.sort(s)
-  local n = #s
-  return n == 0 and 0 or n % 2 == 1 and s[(n + 1) // 2] or (s[n // 2] + s[n // 2 + 1]) / 2
-end
+local median = require("konane.stats").median
 
 local positions = {}
 while #positions < N do

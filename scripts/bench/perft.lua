@@ -7,11 +7,7 @@ local clock = konane.core.clock
 
 local RUNS = tonumber(os.getenv("BENCH_RUNS") or "5")
 
-local function median(t)
-  table.sort(t)
-  local n = #t
-  return n % 2 == 1 and t[(n + 1) // 2] or (t[n // 2] + t[n // 2 + 1]) / 2
-end
+local median = require("konane.stats").median
 
 local function bench_perft(label, g, depth, want)
   local rates, leaves = {}, 0

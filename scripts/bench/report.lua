@@ -24,12 +24,7 @@ local function sh(cmd)
   return out
 end
 
-local function median(list)
-  table.sort(list)
-  local n = #list
-  if n % 2 == 1 then return list[(n + 1) // 2] end
-  return (list[n // 2] + list[n // 2 + 1]) / 2
-end
+local median = require("konane.stats").median
 
 local dir = sh("mktemp -d"):gsub("%s+$", "") .. "/t"
 local t0 = core.clock()

@@ -16,13 +16,7 @@ local GAMES = tonumber(os.getenv("BENCH_GAMES") or "100")
 local CAP = tonumber(os.getenv("BENCH_CAP") or "60")
 local ONLY = os.getenv("BENCH_ONLY") -- "solve", "search", "mcts" or "strength"
 
-local function median(t)
-  local s = {}
-  for i, v in ipairs(t) do s[i] = v end
-  table.sort(s)
-  local n = #s
-  return n % 2 == 1 and s[(n + 1) // 2] or (s[n // 2] + s[n // 2 + 1]) / 2
-end
+local median = require("konane.stats").median
 
 local function part(name) return not ONLY or ONLY == name end
 

@@ -13,12 +13,7 @@ local MB = tonumber(os.getenv("BENCH_HASH_MB") or "256")
 local THREADS = {}
 for t in (os.getenv("BENCH_THREADS") or "1,2"):gmatch("%d+") do THREADS[#THREADS + 1] = tonumber(t) end
 
-local function median(t)
-  local s = { table.unpack(t) }
-  table.sort(s)
-  local n = #s
-  return n % 2 == 1 and s[(n + 1) // 2] or (s[n // 2] + s[n // 2 + 1]) / 2
-end
+local median = require("konane.stats").median
 
 local boards = { ... }
 if #boards == 0 then boards = { "6x6:brainking", "6x6:free", "5x6:free" } end

@@ -14,12 +14,7 @@ local core = require "konane.core"
 local runs = tonumber(arg and arg[1]) or 51
 local host = core.exe_path and core.exe_path() or (arg and arg[-1]) or "build/konane"
 
-local function median(list)
-  table.sort(list)
-  local n = #list
-  if n % 2 == 1 then return list[(n + 1) // 2] end
-  return (list[n // 2] + list[n // 2 + 1]) / 2
-end
+local median = require("konane.stats").median
 
 -- Seconds from spawning argv to its exit.
 local function run_once(argv)

@@ -16,6 +16,7 @@
 
 local tournament = require "konane.tournament"
 local core = require "konane.core"
+local median = require("konane.stats").median
 
 -- Throughput of quick games: random against random on 6x6, built-in bots in this process
 -- (target: at least 5,000 games/s), without files, and with every file (the journal, written
@@ -45,25 +46,16 @@ do
     end
     os.remove(dir)
   end
-  table.sort(rates)
-  table.sort(files)
-  table.sort(after)
   print(string.format("tournament throughput, random vs random 6x6, %d games in this process:", n))
-  print(string.format("  no files: %.0f games/s (median of 3)", rates[2]))
+  print(string.format("  no files: %.0f games/s (median of 3)", median(rates)))
   print(string.format("  with games.pgn, results.json and report.html, start to end: %.0f games/s (median of 3; target at least 5000)",
-    files[2]))
-  print(string.format("  of which results.json and report.html after the last game: %.2f s (median of 3)", after[2]))
+    median(files)))
+  print(string.format("  of which results.json and report.html after the last game: %.2f s (median of 3)", median(after)))
 end
 
 local runs = tonumber(arg and arg[1]) or 3
 local games = tonumber(arg and arg[2]) or 48
 
-local function median(list)
-  table.sort(list)
-  local n = #list
-  if n % 2 == 1 then return list[(n + 1) // 2] end
-  return (list[n // 2] + list[n // 2 + 1]) / 2
-end
 
 -- BENCH_TABLES=default: the bots keep their default tables (16 MB, kept between moves) instead
 -- of hash_mb=1, to see whether the default tables still let two workers scale

@@ -16,10 +16,7 @@ local core = konane.core
 
 local games = tonumber(arg and arg[1]) or 2000
 
-local function median(t)
-  table.sort(t)
-  return t[(#t + 1) // 2]
-end
+local median = require("konane.stats").median
 
 -- 1. round trip
 local function round_trip(n)

@@ -17,6 +17,15 @@ return {
     near(stats.phi(1.959963984540054), 0.975, 1e-12, "phi(z95)")
   end,
 
+  ["median of odd and even counts, none for an empty list, the list left as it was"] = function()
+    local list = { 5, 1, 4 }
+    assert(stats.median(list) == 4)
+    assert(list[1] == 5 and list[2] == 1 and list[3] == 4, "the list was reordered")
+    assert(stats.median { 3, 1, 4, 2 } == 2.5)
+    assert(stats.median { 7 } == 7)
+    assert(stats.median {} == nil)
+  end,
+
   ["expected score and Elo are inverse functions"] = function()
     near(stats.expected(0), 0.5, 1e-15)
     -- 10^(-400/400) = 0.1, so 1/(1 + 0.1)
