@@ -53,8 +53,8 @@ else
     local profile = sh("mktemp -d"):gsub("%s+$", "")
     local dom = sh(("%s --headless --no-sandbox --disable-gpu --disable-background-networking "
       .. "--disable-component-update --disable-sync --no-first-run --user-data-dir=%s "
-      .. "--dump-dom 'file://%s/report.html#game=500&ply=20' 2>/dev/null")
-      :format(chromium, profile, dir))
+      .. "--dump-dom 'file://%s/report.html#game=%d&ply=20' 2>/dev/null")
+      :format(chromium, profile, dir, (games + 1) // 2)) -- a game in the middle, whatever the count
     sh("rm -rf '" .. profile .. "'")
     open[i] = tonumber(dom:match('data%-open%-ms="([%d.]+)"'))
     init[i] = tonumber(dom:match('data%-init%-ms="([%d.]+)"'))
