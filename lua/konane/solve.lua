@@ -131,27 +131,45 @@ function M.build_plan(rows, cols, variant, split, fen)
     end
   end
   plan.root = 1
-  M.index_plan(plan)
+  assert(M.index_plan(plan))
   return plan
 end
 
 -- Fills plan.units: the unit ids in depth-first order of the tree (each unit once, at its first
--- visit), and unit.rank (1-based position in that order).
+-- visit), and unit.rank (1-based position in that order); and plan.order: every node id, each
+-- after all its children. Ids alone do not give that order: a multiple jump removes several
+-- pieces in one ply, so a position can be met first at a shallow depth and again, by
+-- transposition, as the child of a deeper node with a larger id (6x8 free has such edges).
+-- Returns true, or nil and a message when the children form a cycle (a corrupt plan).
 function M.index_plan(plan)
-  local units, seen = {}, {}
+  local units, order, state = {}, {}, {}
   local function visit(id)
-    if seen[id] then return end
-    seen[id] = true
+    local st = state[id]
+    if st == 2 then return true end
+    if st == 1 then return nil, ("node %d is its own descendant"):format(id) end
+    state[id] = 1
     local node = plan.nodes[id]
     if node.kind == "unit" then
       units[#units + 1] = id
       node.rank = #units
     elseif node.kind == "node" then
-      for _, c in ipairs(node.children) do visit(c) end
+      for _, c in ipairs(node.children) do
+        local ok, err = visit(c)
+        if not ok then return nil, err end
+      end
     end
+    state[id] = 2
+    order[#order + 1] = id
+    return true
   end
-  visit(plan.root)
-  plan.units = units
+  local ok, err = visit(plan.root)
+  if not ok then return nil, err end
+  for id = 1, #plan.nodes do -- nodes the root does not reach (none in a plan built here)
+    ok, err = visit(id)
+    if not ok then return nil, err end
+  end
+  plan.units, plan.order = units, order
+  return true
 end
 
 -- The plan as text (DIR/plan.txt).
@@ -218,12 +236,13 @@ function M.parse_plan(text, where)
   end
   for _, node in ipairs(plan.nodes) do
     for _, c in ipairs(node.children or {}) do
-      if not plan.nodes[c] or c <= node.id then
+      if not plan.nodes[c] or c == node.id then
         return nil, ("%s: node %d has a bad child %d"):format(where, node.id, c)
       end
     end
   end
-  M.index_plan(plan)
+  local ok, err = M.index_plan(plan)
+  if not ok then return nil, where .. ": " .. err end
   return plan
 end
 
@@ -293,7 +312,7 @@ end
 -- nil (not known yet).
 function M.evaluate(plan, results)
   local value = {}
-  for id = #plan.nodes, 1, -1 do -- children have larger ids than their parents
+  for _, id in ipairs(plan.order) do -- children before their parents
     local node = plan.nodes[id]
     if node.kind == "end" then
       value[id] = false
