@@ -40,6 +40,10 @@ Options:
                       loses the game
   --tc BASE+INC       a chess clock per side: BASE seconds for the game plus INC
                       seconds after each move (like 60+0.5); out of time loses
+  --margin SECONDS    extra time a move may take past its limit and still count
+                      (default 0; like cutechess-cli's timemargin): for machines
+                      that stall processes now and then; the clock still pays the
+                      real time (the referee always allows 10 ms + 5% of the limit)
   --openings FILE     openings, one per line (moves like "d5 e5", or position text
                       then moves) or PGN games; "random:K" samples K random plies
                       per opening with the seed; default: every pair of removals
@@ -144,7 +148,7 @@ local function parse(args)
     ["--bot"] = true, ["--games"] = true, ["--format"] = true, ["--rounds"] = true,
     ["--variant"] = true, ["--size"] = true, ["--time"] = true, ["--openings"] = true,
     ["--workers"] = true, ["--seed"] = true, ["--out"] = true, ["--sprt"] = true, ["--tc"] = true,
-    ["--shard"] = true,
+    ["--shard"] = true, ["--margin"] = true,
   }
   while i <= #args do
     local a = args[i]
@@ -208,6 +212,12 @@ local function parse(args)
         local ok, err = pcall(settings.parse_tc, v)
         if not ok then usage_error("--tc: " .. for_user(err)) end
         o.tc = v
+      elseif name == "--margin" then
+        local t = tonumber(v)
+        if not t or not (t >= 0) or t > MAX_TIME then
+          usage_error(string.format("--margin expects a number of seconds from 0 to %.0f, got '%s'", MAX_TIME, v))
+        end
+        o.margin = t
       elseif name == "--openings" then o.openings = v
       elseif name == "--seed" then
         local n = math.tointeger(tonumber(v))
@@ -262,6 +272,7 @@ local function describe(s, total)
   local shard = s.shard and s.shard[2] > 1 and string.format(" (shard %d/%d)", s.shard[1], s.shard[2]) or ""
   local clock = s.time and string.format("%g s per move", s.time) or ""
   if s.tc then clock = (clock ~= "" and (clock .. ", ") or "") .. "clock " .. s.tc end
+  if s.margin and s.margin > 0 then clock = clock .. string.format(" (margin %g s)", s.margin) end
   return string.format("%s of %d bots%s on %dx%d %s, %s, seed %d: %d games%s%s",
     what, #s.players, extra, s.rows, s.cols, s.variant, clock, s.seed, total,
     s.sprt and " at most" or "", shard)
@@ -274,7 +285,7 @@ local function main(args)
     return 0
   end
   if o.merge then
-    for _, k in ipairs { "games", "format", "rounds", "variant", "rows", "time", "openings", "seed",
+    for _, k in ipairs { "games", "format", "rounds", "variant", "rows", "time", "margin", "openings", "seed",
                          "sprt", "shard", "resume", "workers" } do
       if o[k] ~= nil then usage_error("--merge takes only directories and --out") end
     end

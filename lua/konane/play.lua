@@ -22,7 +22,7 @@ local OTHER = { black = "white", white = "black" }
 M.COMMENT_MAX = 4096
 
 local KNOWN_OPTIONS = { variant = true, rows = true, cols = true, fen = true, opening = true,
-                        time = true, game_time = true, increment = true, tc = true, grace = true,
+                        time = true, game_time = true, increment = true, tc = true, grace = true, margin = true,
                         seed = true, tags = true, event = true, comments = true, on_move = true,
                         pgn = true }
 
@@ -90,7 +90,7 @@ function M.parse_tc(tc)
   return base, inc
 end
 
--- Checks the options; returns the clock settings {time=, game_time=, increment=, grace=}.
+-- Checks the options; returns the clock settings {time=, game_time=, increment=, grace=, margin=}.
 local function check_options(opts)
   for k in pairs(opts) do
     if not KNOWN_OPTIONS[k] then
@@ -101,7 +101,7 @@ local function check_options(opts)
         table.concat(known, ", ") .. ")", 3)
     end
   end
-  for _, k in ipairs { "time", "game_time", "increment", "grace" } do
+  for _, k in ipairs { "time", "game_time", "increment", "grace", "margin" } do
     local v = opts[k]
     if v ~= nil and (type(v) ~= "number" or v ~= v or v > 1e9 or v < 0
         or (v == 0 and (k == "time" or k == "game_time"))) then
@@ -117,7 +117,8 @@ local function check_options(opts)
       error("bad option '" .. k .. "' (a " .. want .. " expected, got " .. type(opts[k]) .. ")", 3)
     end
   end
-  local clk = { time = opts.time, game_time = opts.game_time, increment = opts.increment, grace = opts.grace }
+  local clk = { time = opts.time, game_time = opts.game_time, increment = opts.increment, grace = opts.grace,
+                margin = opts.margin or 0 }
   if opts.tc ~= nil then
     local ok, base, inc = pcall(M.parse_tc, opts.tc)
     if not ok then error("bad option 'tc': " .. base, 3) end
@@ -253,8 +254,11 @@ local function run_game(st, opts)
     local side = g:turn()
     local b = bots[side]
     local limit = clk.time or math.huge
-    if left[side] and left[side] < limit then limit = left[side] end
-    local grace = clk.grace or (limit < math.huge and 0.01 + 0.05 * limit or 0)
+    -- a clock overdrawn within the tolerance leaves no time, not a negative one
+    if left[side] and left[side] < limit then limit = math.max(left[side], 0) end
+    -- what a move may take past its limit and still count: the grace (pipe and scheduling
+    -- latency) plus the caller's margin (a machine that stalls processes)
+    local grace = (clk.grace or (limit < math.huge and 0.01 + 0.05 * limit or 0)) + clk.margin
     local view = b.ugi and g or g:clone() -- a process player only reads the moves
     local clk_arg = { time = limit, game_time = left[side], increment = clk.increment,
                       opponent_time = left[OTHER[side]], ply = g:ply() + 1, grace = grace }
@@ -356,7 +360,9 @@ end
 -- opts (all optional): variant, rows, cols, fen (start position), opening (list or string of
 -- moves played first, part of the record), time (seconds per move), tc ("BASE+INC": a chess
 -- clock, or game_time and increment), grace (extra seconds tolerated past a limit; default
--- 10 ms + 5% of it), seed (each player gets its own seed from it in new_game), tags (extra PGN
+-- 10 ms + 5% of it), margin (seconds tolerated on top of the grace, like cutechess-cli's
+-- timemargin: a move that ends within its limit + grace + margin counts, and a chess clock is
+-- still charged the real time used; default 0), seed (each player gets its own seed from it in new_game), tags (extra PGN
 -- tags), event, comments (false: no per-move comments), on_move(record, move) after every move,
 -- pgn (a path to append the record to, or an open file to write it to).
 -- Raises on bad options (an unknown bot, an illegal opening, a bad position): those are the

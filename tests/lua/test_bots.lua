@@ -172,6 +172,40 @@ T["a bot that loops or overruns its time loses on time and the game goes on"] = 
   assert(#konane.new():moves() == 4)
 end
 
+-- A bot whose first move spins for 'first' seconds of the referee's clock; later moves are quick.
+local function slow_start(first)
+  local n = 0
+  return { name = "slow-start", choose = function(_, g)
+    n = n + 1
+    if n == 1 then
+      local t = konane.core.clock()
+      while konane.core.clock() - t < first do end
+    end
+    return g:moves()[1]
+  end }
+end
+
+T["a move within its time plus the margin counts, and the clock pays the real time"] = function()
+  -- 0.06 s against 0.01 s per move (+ the grace of 10.5 ms): a loss without a margin ...
+  local rec = konane.play(slow_start(0.06), "greedy", { time = 0.01, seed = 1 })
+  assert(rec.termination == "time forfeit" and rec.forfeit == "black", tostring(rec.reason))
+  -- ... a move that counts with a margin of 30 s
+  rec = konane.play(slow_start(0.06), "greedy", { time = 0.01, margin = 30, seed = 1 })
+  assert(rec.termination == "normal", tostring(rec.reason))
+  assert(#rec.moves > 2)
+  -- a chess clock overdrawn within the margin: the game goes on, the clock shows the real time
+  -- used (below zero), and the next moves get no time but the grace and the margin
+  rec = konane.play(slow_start(0.06), "greedy", { tc = "0.05", margin = 30, seed = 1 })
+  assert(rec.termination == "normal", tostring(rec.reason))
+  assert(rec.clock.black < -0.009, tostring(rec.clock.black))
+  assert(rec.times.black >= 0.06)
+  -- the margin is checked like the other times
+  for _, bad in ipairs { -1, "1", 0 / 0, 1e10 } do
+    local ok, err = pcall(konane.play, "random", "random", { margin = bad })
+    assert(not ok and tostring(err):find("bad option 'margin'", 1, true), tostring(err))
+  end
+end
+
 T["the built-in bots give every search a time limit within the move's budget"] = function()
   -- The mechanism, not the machine: each search, solve or playout run a built-in bot starts is
   -- seen through a proxy of the game, and its time limit must be inside konane.bot.budget of the

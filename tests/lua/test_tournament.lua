@@ -254,6 +254,52 @@ tests["resume refuses changed settings and a directory without a tournament"] = 
   cleanup()
 end
 
+tests["a margin lets a slow move count, is saved, and must agree on resume"] = function()
+  -- a bot table whose first move of each game spins 0.06 s: 0.01 s per move loses it on time ...
+  local function slow_first()
+    local first
+    return { name = "slow-first", new_game = function() first = true end, choose = function(_, g)
+      if first then
+        local t = core.clock()
+        while core.clock() - t < 0.06 do end
+        first = false
+      end
+      return g:moves()[1]
+    end }
+  end
+  local function run(extra)
+    local o = quiet { bots = { slow_first(), "greedy" }, rows = 6, cols = 6, games = 2, time = 0.01 }
+    for k, v in pairs(extra) do o[k] = v end
+    return T.run(o)
+  end
+  local res = run {}
+  assert(res.forfeits["time forfeit"] == 2, "without a margin the slow first moves lose")
+  -- ... and count with a margin of 30 s
+  res = run { margin = 30 }
+  assert(res.complete and not res.forfeits["time forfeit"], "with a margin they count")
+  -- the margin is saved with the tournament and in the results
+  local dir = tmpdir()
+  T.run(base { out = dir .. "/t", margin = 30 })
+  assert(read(dir .. "/t/tournament.cfg"):find('"margin": 30', 1, true))
+  assert(read(dir .. "/t/results.json"):find('"margin": 30', 1, true))
+  -- resuming with another margin is refused; with the same one (or none given) it is not
+  local ok, err = pcall(T.new, base { out = dir .. "/t", resume = true, margin = 0 })
+  assert(not ok and err:find("margin 0 differs from the saved tournament (30)", 1, true), err)
+  assert(T.new(base { out = dir .. "/t", resume = true, margin = 30 }).s.margin == 30)
+  assert(T.new(base { out = dir .. "/t", resume = true }).s.margin == 30)
+  -- a tournament saved without a margin has a margin of 0
+  T.run(base { out = dir .. "/u" })
+  assert(not read(dir .. "/u/tournament.cfg"):find("margin", 1, true))
+  assert(T.new(base { out = dir .. "/u", resume = true, margin = 0 }))
+  ok, err = pcall(T.new, base { out = dir .. "/u", resume = true, margin = 1 })
+  assert(not ok and err:find("margin 1 differs", 1, true), err)
+  for _, bad in ipairs { -1, "1", 0 / 0, 1e7 } do
+    ok, err = pcall(T.new, base { margin = bad })
+    assert(not ok and err:find("margin must be a number of seconds", 1, true), tostring(err))
+  end
+  cleanup()
+end
+
 tests["a tournament killed with SIGKILL resumes to the results of an uninterrupted run"] = function()
   local dir = tmpdir()
   local args = { core.exe_path(), "scripts/tournament.lua", "--bot", "greedy", "--bot", "random",
@@ -471,6 +517,8 @@ tests["the command line rejects bad options with exit status 2"] = function()
     { { "--bot", "greedy", "--bot", "random", "--openings", "/nonexistent/openings.txt" }, "openings" },
     { { "--bot", "greedy", "--bot", "random", "--tc", "fast" }, "--tc: bad time control 'fast'" },
     { { "--bot", "greedy", "--bot", "random", "--tc", "1e99+0" }, "--tc:" },
+    { { "--bot", "greedy", "--bot", "random", "--margin", "-0.1" }, "--margin expects a number of seconds" },
+    { { "--bot", "greedy", "--bot", "random", "--margin", "soon" }, "--margin expects a number of seconds" },
   }
   local before = table.concat(core.listdir(".") or {}, "\n")
   for _, c in ipairs(cases) do
@@ -498,7 +546,7 @@ tests["--help documents every option"] = function()
   local code, out = cli { "--help" }
   assert(code == 0)
   for _, o in ipairs { "--bot", "--games", "--format", "--rounds", "--variant", "--size", "--time",
-                       "--openings", "--workers", "--seed", "--out", "--resume", "--sprt", "--tc", "ugi:",
+                       "--openings", "--workers", "--seed", "--out", "--resume", "--sprt", "--tc", "--margin", "ugi:",
                        "--shard", "--merge" } do
     assert(out:find(o, 1, true), o)
   end

@@ -302,6 +302,8 @@ tests["tournament.cfg is data: code in it never runs, and a bad field is named w
     { good .. "x", "text after the value" },
     { good:gsub('"bots": %[', '"bots": [ 1, '), "bots[1]: an object {name, spec} expected" },
     { good:gsub('"name": "random"', '"name": 7'), "bots[2].name: a string expected, got 7" },
+    { good:gsub('"version": 2', '"version": 2, "margin": -1'), "margin: a number of seconds from 0 expected" },
+    { good:gsub('"version": 2', '"version": 2, "margin": "1"'), "margin: a number of seconds from 0 expected" },
   }
   for i, case in ipairs(hostile) do
     write(path, case[1])

@@ -4,7 +4,8 @@
 -- cannot run anything. Every field is then checked on its own, and a bad one is reported as
 -- "DIR/tournament.cfg:LINE: field: what is wrong", so a hand-edited or damaged file never
 -- reaches the schedule. Fields:
---   version 2; format; games; rounds; variant; rows; cols; time and/or tc; seed; event;
+--   version 2; format; games; rounds; variant; rows; cols; time and/or tc; margin (optional,
+--   seconds tolerated past a move's limit, absent = 0); seed; event;
 --   sprt {elo0, elo1, alpha, beta} (optional); shard [I, N] (optional);
 --   bots [{name, spec}] (spec absent for a bot table); openings [{moves: [...], fen}].
 
@@ -83,7 +84,7 @@ local function only(name, t, keys, what)
   end
 end
 
-local TOP = { "version", "format", "games", "rounds", "variant", "rows", "cols", "time", "tc", "seed",
+local TOP = { "version", "format", "games", "rounds", "variant", "rows", "cols", "time", "tc", "margin", "seed",
               "event", "sprt", "shard", "bots", "openings" }
 
 -- decode(text, name) -> cfg, or raises "NAME:LINE: field: what is wrong".
@@ -115,6 +116,10 @@ function M.decode(text, name)
     check_string(name, doc, "tc", 64)
     local ok, tc_err = pcall(settings.parse_tc, doc.tc)
     if not ok then bad(name, doc, "tc", settings.clean(tc_err)) end
+  end
+  if doc.margin ~= nil then
+    check_number(name, doc, "margin", function(v) return v >= 0 and v <= settings.MAX_TIME end,
+      "a number of seconds from 0")
   end
   check_int(name, doc, "seed")
   check_string(name, doc, "event", 200)

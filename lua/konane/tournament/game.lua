@@ -18,7 +18,7 @@ function M.options(s, g)
   local op = s.openings_list[g.opening]
   return {
     variant = s.variant, rows = not op.fen and s.rows or nil, cols = not op.fen and s.cols or nil,
-    fen = op.fen, opening = op.moves, time = s.time, tc = s.tc, seed = g.seed, event = s.event,
+    fen = op.fen, opening = op.moves, time = s.time, tc = s.tc, margin = s.margin, seed = g.seed, event = s.event,
     tags = { Round = g.round .. "." .. g.board, Game = g.id, Seed = g.seed },
   }
 end

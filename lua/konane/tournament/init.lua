@@ -84,6 +84,9 @@ end
 --            (default ceil(log2(#bots)))
 --   variant, rows, cols   the board (default: the variant's)
 --   time     seconds per move (default 1)
+--   tc       "BASE+INC": a chess clock per side
+--   margin   seconds a move may take past its limit (on top of the referee's grace) and still
+--            count, like cutechess-cli's timemargin (default 0)
 --   openings nil (every pair of removals), "random:K" (K random plies per opening), a file
 --            path, or a list of move strings
 --   workers  games played at once in separate processes (default 1: built-in bots play in this

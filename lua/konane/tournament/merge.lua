@@ -25,7 +25,8 @@ return function(T)
       local text = files.read(path)
       if not text then error(dir .. " holds no tournament (no " .. T.CONFIG_FILE .. ")", 0) end
       local c = cfg.decode(text, path)
-      local key = json.encode({ c.format, c.games, c.rounds, c.variant, c.rows, c.cols, c.time or false, c.tc or false, c.seed,
+      local key = json.encode({ c.format, c.games, c.rounds, c.variant, c.rows, c.cols, c.time or false,
+                                c.tc or false, c.margin or 0, c.seed,
                                 c.sprt or false, c.bots, c.openings, c.event }, { exact = true, compact = true })
       if not base then
         base = key
@@ -34,6 +35,7 @@ return function(T)
         for i, b in ipairs(c.bots) do bots[i] = { spec = b.spec, label = b.name } end
         s = settings.check { bots = bots, format = c.format, games = c.games, rounds = c.rounds,
                              variant = c.variant, rows = c.rows, cols = c.cols, time = c.time, tc = c.tc,
+                             margin = c.margin,
                              seed = c.seed, sprt = c.sprt, event = c.event }
         s.openings_list = c.openings
         games = schedule.fixed(s)

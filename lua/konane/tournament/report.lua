@@ -133,7 +133,8 @@ function M.json(res)
     cross[a.name] = row
   end
   local doc = {
-    format = res.format, variant = res.variant, board = res.board, time = res.time, tc = res.tc, seed = res.seed,
+    format = res.format, variant = res.variant, board = res.board, time = res.time, tc = res.tc,
+    margin = res.margin, seed = res.seed,
     games = res.games, scheduled = res.scheduled, complete = res.complete, bots = json.list(bots),
     crosstable = cross, forfeits = res.forfeits, elo_prior = res.elo_prior, sprt = res.sprt,
     match = res.match, shard = res.shard and (res.shard[1] .. "/" .. res.shard[2]) or nil,

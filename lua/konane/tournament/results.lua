@@ -60,7 +60,7 @@ function M.compute(s, games, results, extra)
   for k, b in ipairs(ranked) do b.rank = k end
   local res = {
     format = s.format, variant = s.variant, board = s.rows .. "x" .. s.cols, time = s.time, tc = s.tc,
-    seed = s.seed, games = played, bots = json.list(ranked), wins = wins, forfeits = forfeits,
+    margin = s.margin, seed = s.seed, games = played, bots = json.list(ranked), wins = wins, forfeits = forfeits,
     elo_prior = ratings.prior, players = s.players,
   }
   if n == 2 then

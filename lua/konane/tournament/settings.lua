@@ -19,14 +19,14 @@ M.MAX_GAMES, M.MAX_ROUNDS, M.MAX_WORKERS, M.MAX_TIME = 1000000, 10000, 256, 1e6
 local DEFAULTS = { format = "roundrobin", games = 2, time = 1, seed = 1, workers = 1 }
 
 -- Every key a settings table may have.
-M.KEYS = { "bots", "format", "games", "rounds", "variant", "rows", "cols", "time", "tc", "openings",
+M.KEYS = { "bots", "format", "games", "rounds", "variant", "rows", "cols", "time", "tc", "margin", "openings",
            "workers", "seed", "out", "resume", "sprt", "shard", "progress", "on_game", "log",
            "event", "hang" }
 local KNOWN = {}
 for _, k in ipairs(M.KEYS) do KNOWN[k] = true end
 
 -- The part of the settings that defines the games (saved in tournament.cfg).
-M.SAVED = { "format", "games", "rounds", "variant", "rows", "cols", "time", "tc", "seed", "sprt",
+M.SAVED = { "format", "games", "rounds", "variant", "rows", "cols", "time", "tc", "margin", "seed", "sprt",
             "shard", "event" }
 
 -- An error message without the "file.lua:12: " of its raiser.
@@ -107,11 +107,20 @@ function M.parse_tc(tc)
   return base, inc
 end
 
--- longest_move(s) -> the most seconds one move may take under the settings' clocks.
+-- longest_move(s) -> the most seconds one move may take under the settings' clocks (with the
+-- margin).
 function M.longest_move(s)
   local t = s.time or math.huge
   if s.tc_base then t = math.min(t, s.tc_base + s.tc_inc) end
-  return t
+  return t + (s.margin or 0)
+end
+
+-- check_margin(v) raises unless 'v' is a margin: seconds tolerated past a move's limit.
+function M.check_margin(v)
+  if type(v) ~= "number" or not (v >= 0) or v > M.MAX_TIME then
+    error(string.format("margin must be a number of seconds from 0 to %.0f (got %s)", M.MAX_TIME,
+      tostring(v)), 0)
+  end
 end
 
 -- check(o) -> s: the user's settings checked and completed.
@@ -144,6 +153,7 @@ function M.check(o)
     if not ok then error(M.clean(base), 0) end
     s.tc_base, s.tc_inc = base, inc
   end
+  if s.margin ~= nil then M.check_margin(s.margin) end
   if s.hang ~= nil and (type(s.hang) ~= "number" or not (s.hang > 0) or s.hang > M.MAX_TIME) then
     error("hang must be a positive number of seconds (got " .. tostring(s.hang) .. ")", 0)
   end
@@ -216,6 +226,10 @@ function M.from_saved(cfg, o, where)
       error(string.format("%s %s differs from the saved tournament (%s) in %s", k, tostring(o[k]),
         tostring(cfg[k]), where), 0)
     end
+  end
+  if o.margin ~= nil and o.margin ~= (cfg.margin or 0) then
+    error(string.format("margin %s differs from the saved tournament (%s) in %s", tostring(o.margin),
+      tostring(cfg.margin or 0), where), 0)
   end
   if o.openings ~= nil then
     error("the openings are saved with the tournament in " .. where .. ": drop the openings when resuming", 0)
