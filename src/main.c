@@ -591,7 +591,10 @@ static int pmain(lua_State *L) {
     }
     if (host_report(L, status) != LUA_OK)
       return 0;
-    lua_pushboolean(L, lua_tointeger(L, -1) == 0);
+    if (lua_tointeger(L, -1) == EXIT_USAGE) /* a bad spec: exit status 2 */
+      lua_pushinteger(L, EXIT_USAGE);
+    else
+      lua_pushboolean(L, lua_tointeger(L, -1) == 0);
     return 1;
   }
   if (script < argc && handle_script(L, argv + script) != LUA_OK)

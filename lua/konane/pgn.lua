@@ -450,6 +450,12 @@ local function record_from_tags(tags, game_line)
   return record
 end
 
+-- The message for a Board tag whose size is not the size of the FEN tag's position.
+local function board_mismatch(record, g)
+  return string.format("tag Board \"%dx%d\" disagrees with tag FEN \"%s\" (a %dx%d board)",
+    record.rows, record.cols, shown(tostring(record.fen)), g:rows(), g:cols())
+end
+
 -- Replay 'record' with the konane module: canonical move strings, and the first illegal move
 -- named with its line. Returns the game after the last move.
 local function replay(record, konane)
@@ -460,6 +466,9 @@ local function replay(record, konane)
             message = "cannot set up the game: " .. tostring(g):gsub("^[^:]*:%d+: ", "") }, 0)
   end
   if not record.rows then record.rows, record.cols = g:rows(), g:cols() end
+  if record.rows ~= g:rows() or record.cols ~= g:cols() then
+    error({ pgn_error = true, line = record.line, message = board_mismatch(record, g) }, 0)
+  end
   if not record.variant then record.variant = g:variant() end
   for i, move in ipairs(record.moves) do
     local canonical, why = g:legal(move)
@@ -582,6 +591,9 @@ function pgn.replay(record)
   local konane = require("konane")
   local g = konane.new { variant = record.variant, rows = record.rows, cols = record.cols,
                          fen = record.fen }
+  if record.rows and (record.rows ~= g:rows() or record.cols ~= g:cols()) then
+    error(board_mismatch(record, g), 2)
+  end
   for i, move in ipairs(record.moves or {}) do
     local canonical, why = g:legal(move)
     if not canonical then

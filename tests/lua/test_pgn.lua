@@ -130,6 +130,8 @@ T["a malformed game gives its line number and the games before it"] = function()
     { '[Event "x"]\n1. d5 {never closed\n', "unterminated comment" },
     { '[Event "x"]\n1. d5 e5 2. f5-f7 0-1\n', "illegal move 3 'f5%-f7'" },
     { '[Board "8by8"]\n1. d5 *\n', "tag Board" },
+    { '[Board "8x8"]\n[FEN "xoxo/oxox/xoxo/oxox b"]\n*\n',
+      'tag Board "8x8" disagrees with tag FEN "xoxo/oxox/xoxo/oxox b" %(a 4x4 board%)' },
     { '[Result "1-0"]\n1. d5 0-1\n', "disagrees" },
     { 'Event "x"]\n', "unexpected" },
     { '[Event "x"]\n1. d5 1/2-1/2\n', "draw" },
@@ -144,6 +146,13 @@ T["a malformed game gives its line number and the games before it"] = function()
   end
   local recs, err = pgn.read(good .. '[Event "x"]\n\n1. d5 e5\n2. f5-f7 0-1\n')
   assert(#recs == 2 and err:match("^line (%d+):") == tostring(lines_before + 3), err)
+end
+
+T["a Board tag that agrees with the FEN tag is read; pgn.replay refuses one that does not"] = function()
+  local recs, err = pgn.read('[Board "4x4"]\n[FEN "xoxo/oxox/xoxo/oxox b"]\n*\n')
+  assert(not err and #recs == 1 and recs[1].rows == 4, tostring(err))
+  local ok, msg = pcall(pgn.replay, { rows = 8, cols = 8, fen = "xoxo/oxox/xoxo/oxox b", moves = {} })
+  assert(not ok and msg:find('tag Board "8x8" disagrees', 1, true), msg)
 end
 
 T["read_file names the file in its messages and write_file writes several games"] = function()

@@ -27,6 +27,21 @@ T["the handshake names the engine and announces its options, then ugiok"] = func
   e:close()
 end
 
+T["a bad bot on the command line exits with status 2 and says what is wrong"] = function()
+  local H = dofile("tests/lua/helpers.lua")
+  local cases = {
+    { "nosuchbot", "unknown bot 'nosuchbot'" },
+    { "random:bogus=1", "unknown option 'bogus' for bot 'random'" },
+    { "alphabeta:depth=x", "bad option depth=x" },
+    { "/nonexistent/bot.lua", "cannot read '/nonexistent/bot.lua'" },
+  }
+  for _, c in ipairs(cases) do
+    local code, out = H.run(S.engine_argv(c[1]))
+    assert(code == 2, c[1] .. ": exit " .. tostring(code) .. ": " .. out)
+    assert(out:find("konane --ugi: " .. c[2], 1, true), c[1] .. ": " .. out)
+  end
+end
+
 T["position then query answers whose turn it is, whether the game is over and its result"] = function()
   local e = engine()
   e:send("ugi")

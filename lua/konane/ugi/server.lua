@@ -685,9 +685,9 @@ function M.main(spec)
   local texts = {}
   if is_path then
     local f, err = io.open(head, "rb")
-    if not f then
+    if not f then -- a file named on the command line that is not there: a usage error
       io.stderr:write("konane --ugi: cannot read '" .. head .. "': " .. tostring(err) .. "\n")
-      return 1
+      return 2
     end
     local text = f:read("a") or ""
     f:close()
@@ -699,10 +699,21 @@ function M.main(spec)
   end
   local ok, server_or_err = pcall(M.new, spec, { write = function() end })
   if not ok then
+    -- a built-in bot that cannot be made is a bad spec (unknown bot, bad option): exit status
+    -- 2 like every bad command line; a bot file that fails to load is an error of its own (1)
     io.stderr:write("konane --ugi: " .. clean(server_or_err) .. "\n")
-    return 1
+    return is_path and 1 or 2
   end
   local s = server_or_err
+  if not is_path then
+    -- a built-in bot's options are checked now (an unknown one is a bad command line); the bot
+    -- made is the one the first search uses
+    local b, why = s:ensure_bot()
+    if not b then
+      io.stderr:write("konane --ugi: " .. clean(why):gsub("^the bot cannot start: ", "") .. "\n")
+      return 2
+    end
+  end
   io.stdout:setvbuf("full")
   local keep = M.lockdown()
   if keep.fd_read then
