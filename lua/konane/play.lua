@@ -130,10 +130,23 @@ local function check_options(opts)
   return clk
 end
 
+-- "0.012s": the time a move took, in milliseconds, each text made once (a float format per
+-- move costs as much as the move of a quick bot); kept for the times under 10 s.
+local ELAPSED = {}
+local function elapsed_text(elapsed)
+  local ms = math.floor(elapsed * 1000 + 0.5)
+  local text = ELAPSED[ms]
+  if not text then
+    text = string.format("%.3fs", ms / 1000)
+    if ms < 10000 then ELAPSED[ms] = text end
+  end
+  return text
+end
+
 -- The per-move comment: time used, and what the player said about its move (capped).
 local function move_comment(elapsed, info)
-  if info == nil then return string.format("%.3fs", elapsed) end -- the common case, kept cheap
-  local parts = { string.format("%.3fs", elapsed) }
+  if info == nil then return elapsed_text(elapsed) end -- the common case, kept cheap
+  local parts = { elapsed_text(elapsed) }
   if type(info) == "table" then
     local keys = {}
     for k, v in pairs(info) do
@@ -179,6 +192,29 @@ local function hooked_call(clock, deadline, fn, ...)
     return false, require("konane.ugi.player").failure("time", "still thinking at its deadline")
   end
   return table.unpack(r, 1, r.n)
+end
+
+-- player_view(st, side) -> the game as player 'side' sees it: a copy of the referee's game of its own,
+-- kept from one of its moves to the next and brought up to date with the moves played since
+-- (cheaper than a fresh copy per move). A copy the player left in another position than it got
+-- it in (a play without its undo) is replaced by a fresh one, so the player always sees the
+-- real position; the referee's game is never handed out.
+local function player_view(st, side)
+  local g, v = st.game, st.views[side]
+  if v then
+    local moves, ok = st.record.moves, v:ply() == st.synced[side]
+    for k = st.seen[side] + 1, #moves do
+      if not ok then break end
+      ok = pcall(v.play, v, moves[k])
+    end
+    if not (ok and v == g and v:ply() == g:ply()) then v = nil end
+  end
+  if not v then
+    v = g:clone()
+    st.views[side] = v
+  end
+  st.seen[side], st.synced[side] = #st.record.moves, v:ply()
+  return v
 end
 
 -- Builds the two players; a bad spec is the caller's mistake and raises.
@@ -259,7 +295,7 @@ local function run_game(st, opts)
     -- what a move may take past its limit and still count: the grace (pipe and scheduling
     -- latency) plus the caller's margin (a machine that stalls processes)
     local grace = (clk.grace or (limit < math.huge and 0.01 + 0.05 * limit or 0)) + clk.margin
-    local view = b.ugi and g or g:clone() -- a process player only reads the moves
+    local view = b.ugi and g or player_view(st, side) -- a process player only reads the moves
     local clk_arg = { time = limit, game_time = left[side], increment = clk.increment,
                       opponent_time = left[OTHER[side]], ply = g:ply() + 1, grace = grace }
     local t0 = clock()
@@ -376,6 +412,7 @@ function M.play(black, white, opts)
   local bots = make_players(black, white)
   local g, record = setup(opts)
   local st = { game = g, record = record, bots = bots, clk = clk, used = { black = 0, white = 0 },
+               views = {}, seen = {}, synced = {},
                names = { black = tostring(bots.black.name), white = tostring(bots.white.name) } }
   local ok, err = pcall(run_game, st, opts)
   if ok and not st.loser then

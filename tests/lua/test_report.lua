@@ -82,6 +82,24 @@ T["a tournament writes report.html beside results.json, self-contained"] = funct
   end
 end
 
+T["a game's JSON made in pieces as it ends is the JSON of the whole entry"] = function()
+  local viewer = require "konane.report.viewer"
+  local entries = {
+    { b = 0, w = 1, r = "1-0", t = "normal", m = "d5 e5 f5-d5", n = 1, rd = "1.1", y = "white has no legal move" },
+    { b = 3, w = 2, r = "0-1", t = "illegal move", m = "", n = 12, rd = "2.3", k = 1, s = 2, f = "xox/oxo b",
+      y = 'black ("x\\y" \1\31\127 <&> \u{e9}): tab\there' },
+    { b = 1, w = 0, r = "*", t = "unfinished", m = "d5", n = 7 },
+  }
+  for i, e in ipairs(entries) do
+    local mid, tail = viewer.entry_parts(e)
+    local want = tjson.encode(e, { compact = true })
+    assert(viewer.entry_json(mid, tail, e.b, e.w) == want, "entry " .. i .. ": " .. want)
+    -- and the page reads it back
+    local back = tjson.decode(viewer.entry_json(mid, tail, 5, 6))
+    assert(back.b == 5 and back.w == 6 and back.y == e.y and back.m == e.m and back.n == e.n)
+  end
+end
+
 T["a resumed tournament's report has the games of the journal and the new ones"] = function()
   local dir = tmpdir() .. "/r"
   local n = 0

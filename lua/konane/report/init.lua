@@ -239,8 +239,10 @@ function M.collector()
     local e = viewer.game_entry(record, c.data, c.index, true)
     e.n = n
     e.rd = record.tags and record.tags.Round
-    -- what the charts read of a game (its record would hold every move and comment)
-    c.items[#c.items + 1] = { n = n, i = #c.items + 1, e = e,
+    -- the page's JSON of the game, made now (once, not all at the end); what the charts read
+    -- of a game (its record would hold every move and comment)
+    local mid, tail = viewer.entry_parts(e)
+    c.items[#c.items + 1] = { n = n, i = #c.items + 1, b = e.b, w = e.w, mid = mid, tail = tail,
                               record = { black = record.black, white = record.white, winner = record.winner } }
   end
   return c
@@ -263,7 +265,8 @@ local function read_games(dir)
     if not ok then return nil, ("%s/games.pgn: game %d: %s"):format(dir, n, tostring(e)) end
     e.n = n
     e.rd = r.tags and r.tags.Round
-    c.items[i] = { n = n, i = i, e = e, record = r }
+    local mid, tail = viewer.entry_parts(e)
+    c.items[i] = { n = n, i = i, b = e.b, w = e.w, mid = mid, tail = tail, record = r }
   end
   return c
 end
@@ -305,11 +308,12 @@ function M.build(dir, opts)
   for _, b in ipairs(res.bots) do bot(b.name) end
   for i, name in ipairs(c.data.bots) do remap[i - 1] = bot(name) end
   data.boards, data.starts = c.data.boards, c.data.starts
-  for _, item in ipairs(games) do
-    local e = item.e
-    e.b, e.w = remap[e.b], remap[e.w]
-    data.games[#data.games + 1] = e
+  -- the games' JSON from their pieces, with the bots' numbers of the page
+  local texts = {}
+  for k, item in ipairs(games) do
+    texts[k] = viewer.entry_json(item.mid, item.tail, remap[item.b], remap[item.w])
   end
+  data.games = json.raw("[" .. table.concat(texts, ",") .. "]")
   if #data.boards == 0 then data.boards[1] = res.board or "8x8" end
   if #data.starts == 0 then data.starts[1] = require("konane").new():fen() end
   local body = table.concat {

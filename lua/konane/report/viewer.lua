@@ -382,6 +382,35 @@ function M.game_entry(record, data, index, checked)
   return e, g
 end
 
+-- The members of a game entry between "b" and "w", and after "w", in the order json.encode
+-- writes an object's members (sorted).
+local MID_KEYS = { "f", "k", "m", "n", "r", "rd", "s", "t" }
+local TAIL_KEYS = { "y" }
+
+local function members(e, keys)
+  local out = {}
+  for _, k in ipairs(keys) do
+    local v = e[k]
+    if v ~= nil then
+      out[#out + 1] = ',"' .. k .. '": ' .. (type(v) == "string" and json.quote(v) or json.encode(v, { compact = true }))
+    end
+  end
+  return table.concat(out)
+end
+
+--- entry_parts(e) -> mid, tail: a game entry (game_entry's members, with n and rd) as JSON in
+-- pieces, its bots left out: '{"b": ' .. B .. mid .. ',"w": ' .. W .. tail .. '}' is
+-- json.encode(e, {compact = true}) with e.b = B and e.w = W. A tournament encodes each game
+-- once as it ends, and the page puts the bots' final numbers in.
+function M.entry_parts(e)
+  return members(e, MID_KEYS), members(e, TAIL_KEYS)
+end
+
+--- entry_json(mid, tail, b, w) -> the JSON of an entry from entry_parts' pieces and its bots.
+function M.entry_json(mid, tail, b, w)
+  return '{"b": ' .. b .. mid .. ',"w": ' .. w .. tail .. "}"
+end
+
 --- new_data() -> the empty page data (bots, boards, starts, games lists).
 function M.new_data()
   return { bots = json.list {}, boards = json.list {}, starts = json.list {}, games = json.list {} }

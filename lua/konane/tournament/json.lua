@@ -19,10 +19,27 @@ local LINES = setmetatable({}, { __mode = "k" })
 
 local ESCAPE = { ['"'] = '\\"', ["\\"] = "\\\\", ["\n"] = "\\n", ["\r"] = "\\r", ["\t"] = "\\t" }
 
+for b = 0, 31 do
+  local ch = string.char(b)
+  ESCAPE[ch] = ESCAPE[ch] or string.format("\\u%04x", b)
+end
+ESCAPE["\127"] = "\\u007f"
+
+-- quote(s) -> s as a JSON string.
 local function quote(s)
-  return '"' .. s:gsub('[%c"\\]', function(ch)
-    return ESCAPE[ch] or string.format("\\u%04x", ch:byte())
-  end) .. '"'
+  if not s:find('[%c"\\]') then return '"' .. s .. '"' end -- the common case: nothing to escape
+  return '"' .. s:gsub('[%c"\\]', ESCAPE) .. '"'
+end
+M.quote = quote
+
+-- Text written as it is by encode (see raw).
+local RAW = setmetatable({}, { __mode = "k" })
+
+--- raw(text) -> a value encode writes as 'text' itself: JSON the caller has already made.
+function M.raw(text)
+  local t = { text }
+  RAW[t] = true
+  return t
 end
 
 -- The shortest "%.Ng" text that reads back as exactly 'v'.
@@ -53,6 +70,7 @@ function M.encode(v, opts, indent)
   end
   if t == "string" then return quote(v) end
   if t ~= "table" then error("cannot write a " .. t .. " as JSON", 2) end
+  if RAW[v] then return v[1] end
   local nl, inner, sep = "\n", indent .. "  ", ": "
   if opts.compact then nl, inner, indent = "", "", "" end
   local parts = {}

@@ -125,7 +125,7 @@ function Pool:play(queue, stop)
     -- how long the last game of each pairing took: the journal may gather the record of a
     -- quick game only while the next game is expected to be quick too
     local took = {}
-    local function pair(g) return g.black .. " " .. g.white end
+    local function pair(g) return g.black * 65536 + g.white end
     for i, g in ipairs(queue) do
       if stop() then return end
       local t0 = util.clock()
