@@ -511,6 +511,45 @@ static void playing_a_bot_it_answers_typed_moves(void **state) {
   assert_int_equal(finish(s), 0);
 }
 
+/*
+** vs() with an external engine that fails (tests/lua/fixtures/ugi_engine.sh):
+** a crash and an impossible move each give one line naming the failure, and
+** the prompt comes back with your move played and the engine to move; Ctrl-C
+** while a hung engine thinks returns to the prompt at once, the game kept.
+*/
+static void a_failing_ugi_engine_gives_one_line_and_the_prompt(void **state) {
+  static const char *const engine = "ugi:sh tests/lua/fixtures/ugi_engine.sh";
+  char cmd[200];
+  Session *s = spawn(0, NULL);
+  (void)state;
+  assert_true(expect(s, "> "));
+  snprintf(cmd, sizeof cmd, "vs('%s crash')\r", engine);
+  send(s, cmd);
+  assert_true(expect(s, "You play Black"));
+  assert_true(expect(s, "> "));
+  send(s, "d5\r");
+  assert_true(expect(s, "exited with status 3"));
+  assert_true(expect(s, "> "));
+  send(s, "print(g:ply(), g:turn())\r");
+  assert_true(expect(s, "1\twhite"));
+  snprintf(cmd, sizeof cmd, "new() vs('%s illegal')\r", engine);
+  send(s, cmd);
+  assert_true(expect(s, "You play Black"));
+  assert_true(expect(s, "> "));
+  send(s, "d5\r");
+  assert_true(expect(s, "illegal move 'z9-z7'"));
+  assert_true(expect(s, "> "));
+  snprintf(cmd, sizeof cmd, "new() vs('%s hang')\r", engine);
+  send(s, cmd);
+  assert_true(expect(s, "You play Black"));
+  assert_true(expect(s, "> "));
+  interrupt(s, "d5\r", "is thinking", "interrupted!");
+  send(s, "print(g:ply(), g:turn())\r");
+  assert_true(expect(s, "1\twhite"));
+  assert_true(strstr(s->out, "/lua/konane/") == NULL);
+  assert_int_equal(finish(s), 0);
+}
+
 /* Run 'cmd' with /bin/sh, feeding 'input'; return its output (static). */
 static const char *run_piped(const char *cmd, const char *input, int *rc) {
   static char out[65536];
@@ -618,6 +657,7 @@ int main(void) {
       cmocka_unit_test(errors_show_no_host_directories),
       cmocka_unit_test(colour_on_a_terminal_unless_no_color),
       cmocka_unit_test(playing_a_bot_it_answers_typed_moves),
+      cmocka_unit_test(a_failing_ugi_engine_gives_one_line_and_the_prompt),
       cmocka_unit_test(piped_input_runs_without_prompts),
       cmocka_unit_test(a_newcomers_session_through_piped_commands),
   };
