@@ -252,11 +252,19 @@ static void opt_weights(lua_State *L, int idx, kn_weights *w) {
 /* A table object: konane.hashtable(mb), or a game's own (shared with its
 ** clones: they have the same board object). 'proof' is the solver's
 ** table for the search's endgame proof mode (a quarter of the size, at
-** most 4 MB), kept with it so that proofs carry over from move to move. */
+** most 4 MB), kept with it so that proofs carry over from move to move.
+** 'pool' holds the helper threads of searches with threads > 1 (made by
+** the first such search): they may still be unwinding after a search
+** answered, so anything else that touches 'tt' waits for them first
+** (table_quiet). */
 typedef struct ltable {
   kn_tt *tt;
   kn_tt *proof;
+  kn_search_pool *pool;
 } ltable;
+
+/* Waits until no helper thread of an earlier search uses the table. */
+static void table_quiet(ltable *t) { kn_search_pool_wait(t->pool); }
 
 static double proof_mb(double mb) { return mb / 4 < 4 ? mb / 4 : 4; }
 
@@ -273,6 +281,7 @@ static ltable *check_table(lua_State *L, int idx) {
 static ltable *push_table(lua_State *L, double mb) {
   ltable *t = (ltable *)lua_newuserdatauv(L, sizeof *t, 0);
   t->tt = t->proof = NULL;
+  t->pool = NULL;
   luaL_setmetatable(L, TABLE_MT);
   t->tt = kn_tt_new(mb);
   t->proof = kn_tt_new(proof_mb(mb));
@@ -295,6 +304,8 @@ static int l_hashtable(lua_State *L) {
 
 static int l_table_gc(lua_State *L) {
   ltable *t = (ltable *)luaL_checkudata(L, 1, TABLE_MT);
+  kn_search_pool_free(t->pool); /* joins the helpers: then the table */
+  t->pool = NULL;
   kn_tt_free(t->tt);
   kn_tt_free(t->proof);
   t->tt = t->proof = NULL;
@@ -311,6 +322,7 @@ static int l_table_size(lua_State *L) {
 
 static int l_table_clear(lua_State *L) {
   ltable *t = check_table(L, 1);
+  table_quiet(t);
   kn_tt_clear(t->tt);
   kn_tt_clear(t->proof);
   return 0;
@@ -382,6 +394,7 @@ static ltable *search_table(lua_State *L, int game, int opts) {
       lua_remove(L, -2);
       return t;
     }
+    table_quiet(t);
     kn_tt_free(t->tt); /* another size: free the old one now */
     kn_tt_free(t->proof);
     t->tt = t->proof = NULL;
@@ -469,6 +482,11 @@ static int l_search(lua_State *L) {
   lt = search_table(L, 1, 2);
   tt = lt->tt;
   o.proof_tt = lt->proof;
+  /* helper threads kept with the table: the answer waits for none */
+  if (o.threads > 1 && !o.eval.fn) {
+    if (!lt->pool) lt->pool = kn_search_pool_new(); /* NULL: per call */
+    o.pool = lt->pool;
+  }
   lk_stop_init(L, &sc);
   lk_stop_option(L, 2, &sc);
   o.lim.stop.fn = lk_stop;
@@ -513,7 +531,9 @@ static int l_solve(lua_State *L) {
       luaL_argerror(L, 2, "options 'table' and 'hash_mb' exclude each "
                           "other (the table has its size)");
     lua_pop(L, 1);
-    tt = check_table(L, lua_gettop(L))->tt; /* stays on the stack */
+    ltable *t = check_table(L, lua_gettop(L)); /* stays on the stack */
+    table_quiet(t);
+    tt = t->tt;
   } else {
     lua_pop(L, 1);
   }

@@ -8,7 +8,9 @@
 ** from the same root on their own stacks, sharing only the table (and a
 ** stop flag); half of them start one ply deeper, so the table fills with
 ** results the main thread then finds. The main thread alone polls the
-** limits, calls back and decides the move.
+** limits, calls back and decides the move. Helpers live in a pool that
+** can outlive the call (kn_search_pool): the main thread answers without
+** waiting for them, and they park on their own.
 */
 #include "search.h"
 #include "solve.h"
@@ -34,6 +36,7 @@ typedef struct shared {
   _Atomic int stop;        /* set by the main thread: helpers unwind */
   _Atomic uint64_t best;   /* the helpers' deepest finished iteration:
                               depth << 48 | score << 32 | move (0: none) */
+  _Atomic uint64_t nodes[KN_MAX_THREADS]; /* each helper's count so far */
 } shared;
 
 static inline uint64_t pack_best(int depth, int score, kn_move m) {
@@ -76,6 +79,8 @@ void kn_search_opts_default(kn_search_opts *o) {
 static void poll_limits(sctx *s) {
   s->nextpoll = s->nodes + POLL;
   if (s->id) {
+    atomic_store_explicit(&s->sh->nodes[s->id], s->nodes,
+                          memory_order_relaxed);
     if (atomic_load_explicit(&s->sh->stop, memory_order_relaxed))
       s->stop = KN_STOP_LIMIT;
     return;
@@ -432,38 +437,212 @@ static void publish(sctx *s, kn_search_result *r, int score, int depth) {
   finish(s, r);
 }
 
-/* A helper thread: iterative deepening for the table's sake, one ply
-** ahead of the main thread on odd ids, until told to stop. */
-typedef struct helper {
-  sctx *s;
+/*
+** The helper pool (search.h). One job at a time: the main thread fills
+** the job fields under the lock while no helper is busy, bumps 'gen' and
+** wakes the threads; helpers read the job after taking the lock, so the
+** fields need no atomics. The job owns copies of everything a helper
+** reads (board, root, options, root moves): a helper still unwinding
+** after kn_search returned touches nothing of the caller's but the table.
+*/
+struct kn_search_pool {
+  pthread_mutex_t mu;
+  pthread_cond_t work;     /* a new job, 'hold' lifted, or 'quit' */
+  pthread_cond_t idle;     /* 'busy' fell to 0 */
+  int nth;                 /* threads started (ids 1..nth) */
+  pthread_t th[KN_MAX_THREADS];
+  unsigned gen;            /* job generation */
+  unsigned seen0[KN_MAX_THREADS]; /* gen when thread id was started */
+  int busy;                /* helpers still on the current job */
+  int quit, hold;
+  /* the job */
+  int nhelpers;            /* ids 1..nhelpers take part */
+  kn_board board;
+  kn_bits second[KN_MAX_SQ];
+  kn_pos root;
+  kn_tt *tt;
+  kn_search_opts opts;
   int maxdepth, n;
   kn_move rm[KN_MAX_MOVES];
   uint64_t rk[KN_MAX_MOVES];
-  pthread_t th;
-  int started;
-} helper;
+  shared sh;
+};
 
-static void *helper_run(void *ud) {
-  helper *h = ud;
-  sctx *s = h->s;
-  int depth, pieces = kn_bits_count(&s->pos.occ);
-  for (depth = 1 + (s->id & 1); depth <= h->maxdepth; depth++) {
-    int best, bi = root_iteration(s, depth, h->rm, h->rk, h->n, &best);
+/* A helper's share of a job: iterative deepening for the table's sake,
+** one ply ahead of the main thread on odd ids, until told to stop. */
+static void helper_job(kn_search_pool *p, int id) {
+  kn_move rm[KN_MAX_MOVES];
+  uint64_t rk[KN_MAX_MOVES];
+  int depth, pieces = kn_bits_count(&p->root.occ), n = p->n;
+  sctx *s = ctx_new(&p->board, &p->root, p->tt, &p->opts, &p->sh, id);
+  if (!s) return; /* out of memory: the main thread goes on alone */
+  memcpy(rm, p->rm, (size_t)n * sizeof *rm);
+  memcpy(rk, p->rk, (size_t)n * sizeof *rk);
+  for (depth = 1 + (id & 1); depth <= p->maxdepth; depth++) {
+    int best, bi = root_iteration(s, depth, rm, rk, n, &best);
     if (s->stop) break;
-    to_front(h->rm, h->rk, bi);
-    kn_tt_store(s->tt, pos_key(s), s->pos.stm, h->rm[0], best, depth,
+    to_front(rm, rk, bi);
+    kn_tt_store(s->tt, pos_key(s), s->pos.stm, rm[0], best, depth,
                 KN_TT_EXACT);
     {
       /* offer the iteration to the main thread if none deeper is there */
-      uint64_t cur = atomic_load(&s->sh->best), mine = pack_best(depth, best, h->rm[0]);
+      uint64_t cur = atomic_load(&p->sh.best), mine = pack_best(depth, best, rm[0]);
       while ((int)(cur >> 48) < depth &&
-             !atomic_compare_exchange_weak(&s->sh->best, &cur, mine)) {
+             !atomic_compare_exchange_weak(&p->sh.best, &cur, mine)) {
       }
     }
     if (kn_score_proven(best) && kn_score_plies(best) <= depth) break;
     if (depth >= pieces + 2) break;
   }
+  atomic_store_explicit(&p->sh.nodes[id], s->nodes, memory_order_relaxed);
+  ctx_free(s);
+}
+
+typedef struct helper_arg {
+  kn_search_pool *p;
+  int id;
+} helper_arg;
+
+/* A helper thread: waits for jobs it takes part in, runs them, reports
+** when done, until the pool quits. */
+static void *helper_main(void *ud) {
+  helper_arg a = *(helper_arg *)ud;
+  kn_search_pool *p = a.p;
+  unsigned seen;
+  free(ud);
+  pthread_mutex_lock(&p->mu);
+  seen = p->seen0[a.id];
+  for (;;) {
+    while (!p->quit && p->gen == seen) pthread_cond_wait(&p->work, &p->mu);
+    if (p->quit) break;
+    seen = p->gen;
+    if (a.id > p->nhelpers) continue;
+    pthread_mutex_unlock(&p->mu);
+    helper_job(p, a.id);
+    pthread_mutex_lock(&p->mu);
+    while (p->hold && !p->quit) pthread_cond_wait(&p->work, &p->mu);
+    if (--p->busy == 0) pthread_cond_broadcast(&p->idle);
+  }
+  pthread_mutex_unlock(&p->mu);
   return NULL;
+}
+
+kn_search_pool *kn_search_pool_new(void) {
+  kn_search_pool *p = calloc(1, sizeof *p);
+  if (!p) return NULL;
+  if (pthread_mutex_init(&p->mu, NULL)) {
+    free(p);
+    return NULL;
+  }
+  if (pthread_cond_init(&p->work, NULL)) {
+    pthread_mutex_destroy(&p->mu);
+    free(p);
+    return NULL;
+  }
+  if (pthread_cond_init(&p->idle, NULL)) {
+    pthread_cond_destroy(&p->work);
+    pthread_mutex_destroy(&p->mu);
+    free(p);
+    return NULL;
+  }
+  atomic_init(&p->sh.stop, 1);
+  atomic_init(&p->sh.best, 0);
+  return p;
+}
+
+void kn_search_pool_wait(kn_search_pool *p) {
+  if (!p) return;
+  pthread_mutex_lock(&p->mu);
+  while (p->busy > 0) pthread_cond_wait(&p->idle, &p->mu);
+  pthread_mutex_unlock(&p->mu);
+}
+
+int kn_search_pool_busy(kn_search_pool *p) {
+  int n;
+  pthread_mutex_lock(&p->mu);
+  n = p->busy;
+  pthread_mutex_unlock(&p->mu);
+  return n;
+}
+
+void kn_search_pool_hold(kn_search_pool *p, int on) {
+  pthread_mutex_lock(&p->mu);
+  p->hold = on;
+  pthread_cond_broadcast(&p->work);
+  pthread_mutex_unlock(&p->mu);
+}
+
+void kn_search_pool_free(kn_search_pool *p) {
+  int t;
+  if (!p) return;
+  atomic_store(&p->sh.stop, 1);
+  pthread_mutex_lock(&p->mu);
+  p->quit = 1;
+  pthread_cond_broadcast(&p->work);
+  pthread_mutex_unlock(&p->mu);
+  for (t = 1; t <= p->nth; t++) pthread_join(p->th[t - 1], NULL);
+  pthread_cond_destroy(&p->idle);
+  pthread_cond_destroy(&p->work);
+  pthread_mutex_destroy(&p->mu);
+  free(p);
+}
+
+/*
+** Starts a job for 'nhelpers' helpers of the pool (starting threads as
+** needed), unless helpers of an earlier job are still unwinding: then
+** nothing starts (the caller searches alone rather than wait). Returns
+** the number of helpers at work.
+*/
+static int pool_start(kn_search_pool *p, const kn_board *b,
+                      const kn_pos *root, kn_tt *tt,
+                      const kn_search_opts *o, int nhelpers, int maxdepth,
+                      const kn_move *rm, const uint64_t *rk, int n) {
+  int t;
+  pthread_mutex_lock(&p->mu);
+  if (p->busy > 0) {
+    pthread_mutex_unlock(&p->mu);
+    return 0;
+  }
+  while (p->nth < nhelpers) {
+    helper_arg *a = malloc(sizeof *a);
+    if (!a) break;
+    a->p = p;
+    a->id = p->nth + 1;
+    p->seen0[a->id] = p->gen;
+    if (pthread_create(&p->th[p->nth], NULL, helper_main, a)) {
+      free(a);
+      break;
+    }
+    p->nth++;
+  }
+  if (nhelpers > p->nth) nhelpers = p->nth;
+  if (nhelpers > 0) {
+    p->board = *b;
+    if (b->second) {
+      memcpy(p->second, b->second, (size_t)b->nsq * sizeof *p->second);
+      p->board.second = p->second;
+    }
+    p->root = *root;
+    p->tt = tt;
+    p->opts = *o;
+    p->opts.info = NULL; /* helpers call nothing back */
+    p->opts.lim.stop.fn = NULL;
+    p->opts.proof_tt = NULL;
+    p->opts.pool = NULL;
+    p->maxdepth = maxdepth;
+    p->n = n;
+    memcpy(p->rm, rm, (size_t)n * sizeof *rm);
+    memcpy(p->rk, rk, (size_t)n * sizeof *rk);
+    atomic_store(&p->sh.stop, 0);
+    atomic_store(&p->sh.best, 0);
+    for (t = 0; t < KN_MAX_THREADS; t++) atomic_store(&p->sh.nodes[t], 0);
+    p->nhelpers = nhelpers;
+    p->busy = nhelpers;
+    p->gen++;
+    pthread_cond_broadcast(&p->work);
+  }
+  pthread_mutex_unlock(&p->mu);
+  return nhelpers;
 }
 
 /* The plies a win (or loss) proved by the solver is scored with: each
@@ -549,10 +728,10 @@ int kn_search(const kn_board *b, const kn_pos *root, kn_tt *tt,
               const kn_search_opts *o, kn_search_result *r) {
   sctx *s;
   shared sh;
-  helper *hs = NULL;
+  kn_search_pool *pool = NULL, *own = NULL;
   kn_move rm[KN_MAX_MOVES];
   uint64_t rk[KN_MAX_MOVES];
-  int n, depth, maxdepth, pieces, nthreads = 1, t, prevbest = 0;
+  int n, depth, maxdepth, pieces, nthreads = 1, nhelpers = 0, t, prevbest = 0;
   uint64_t proofnodes = 0;
   double instability = 0;
   kn_move prevmove = KN_NOMOVE;
@@ -596,7 +775,9 @@ int kn_search(const kn_board *b, const kn_pos *root, kn_tt *tt,
   if (o->proof_pieces > 0 && pieces <= o->proof_pieces && o->lim.depth <= 0 &&
       b->narrow && kn_pos_phase(b, root) == KN_JUMP &&
       !(o->exp & KN_EXP_NO_PROOF)) {
-    int won = prove_root(b, root, pieces, o, nthreads, r, &proofnodes);
+    /* with a pool, one solver thread: the answer waits for no thread */
+    int won = prove_root(b, root, pieces, o, o->pool ? 1 : nthreads, r,
+                         &proofnodes);
     if (won < 0) {
       ctx_free(s);
       return -1;
@@ -609,21 +790,14 @@ int kn_search(const kn_board *b, const kn_pos *root, kn_tt *tt,
     }
   }
 
-  /* Helpers (never with a Lua evaluation: it is single-threaded). */
+  /* Helpers (never with a Lua evaluation: it is single-threaded): the
+  ** caller's pool, or one for this call (joined at the end). */
   if (o->eval.fn) nthreads = 1;
   if (nthreads > 1) {
-    hs = calloc((size_t)nthreads - 1, sizeof *hs);
-    if (!hs) nthreads = 1;
-  }
-  for (t = 1; t < nthreads; t++) {
-    helper *h = &hs[t - 1];
-    h->s = ctx_new(b, root, tt, o, &sh, t);
-    if (!h->s) continue; /* out of memory: fewer helpers */
-    h->maxdepth = maxdepth;
-    h->n = n;
-    memcpy(h->rm, rm, (size_t)n * sizeof *rm);
-    memcpy(h->rk, rk, (size_t)n * sizeof *rk);
-    h->started = pthread_create(&h->th, NULL, helper_run, h) == 0;
+    pool = o->pool ? o->pool : (own = kn_search_pool_new());
+    if (pool)
+      nhelpers = pool_start(pool, b, root, tt, o, nthreads - 1, maxdepth, rm,
+                            rk, n);
   }
 
   s->nodes = 1 + proofnodes; /* the root (and the solver's) */
@@ -663,17 +837,19 @@ int kn_search(const kn_board *b, const kn_pos *root, kn_tt *tt,
   r->stopped = s->stop;
   finish(s, r);
 done:
-  atomic_store(&sh.stop, 1);
-  for (t = 1; t < nthreads && hs; t++) {
-    helper *h = &hs[t - 1];
-    if (h->started) pthread_join(h->th, NULL);
-    if (h->s) r->nodes += h->s->nodes;
-    ctx_free(h->s);
+  /* Helpers stop at their next node; the answer does not wait for them
+  ** (a pool of the caller's parks them when they are done). */
+  if (nhelpers) {
+    atomic_store(&pool->sh.stop, 1);
+    if (own) kn_search_pool_wait(own); /* all counted, then joined */
+    for (t = 1; t <= nhelpers; t++)
+      r->nodes += atomic_load_explicit(&pool->sh.nodes[t],
+                                       memory_order_relaxed);
   }
   /* A helper that finished a deeper iteration than the main thread
   ** knows more: its move is the answer (never over a proof). */
   {
-    uint64_t hb = atomic_load(&sh.best);
+    uint64_t hb = nhelpers ? atomic_load(&pool->sh.best) : 0;
     int hd = (int)(hb >> 48);
     if (hd > r->depth && r->move != KN_NOMOVE && !kn_score_proven(r->score) &&
         r->stopped != KN_STOP_ERROR) {
@@ -686,8 +862,8 @@ done:
       }
     }
   }
-  free(hs);
-  if (r->time > 0 && nthreads > 1) r->time = kn_clock() - s->t0;
+  if (r->time > 0 && nhelpers) r->time = kn_clock() - s->t0;
+  kn_search_pool_free(own);
   ctx_free(s);
   return 0;
 }

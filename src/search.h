@@ -57,6 +57,35 @@ typedef int (*kn_info_fn)(void *ud, const kn_search_result *r);
 
 #define KN_MAX_THREADS 64
 
+/*
+** A pool of helper threads for kn_search (threads > 1) kept between
+** calls, e.g. with the table they search. With a pool, kn_search answers
+** as soon as the main thread has its move: it raises the helpers' stop
+** flag and returns without waiting for them; they stop at their next node
+** and park on their own (a helper the system holds back holds nothing
+** else back). The next search with the pool uses its helpers only if
+** they are all parked (else it searches alone this time, rather than
+** wait). The helpers keep copies of the board, root and options, but
+** they still use the table until parked: before the table is cleared,
+** freed, or used by anything else than kn_search with this pool, call
+** kn_search_pool_wait (kn_search_pool_free waits too, and joins).
+** Without a pool, kn_search makes one for the call and joins it.
+*/
+typedef struct kn_search_pool kn_search_pool;
+
+/* A pool with no threads yet (they start with the first search that
+** needs them); NULL when out of memory. */
+kn_search_pool *kn_search_pool_new(void);
+/* Waits until every helper of the pool is parked. */
+void kn_search_pool_wait(kn_search_pool *p);
+/* Stops, joins and frees the pool (NULL: nothing). */
+void kn_search_pool_free(kn_search_pool *p);
+/* For tests: the helpers still on a job, and a switch that keeps helpers
+** from parking once their job is done (as a thread the system holds back
+** would), to show that kn_search does not wait for them. */
+int kn_search_pool_busy(kn_search_pool *p);
+void kn_search_pool_hold(kn_search_pool *p, int on);
+
 typedef struct kn_search_opts {
   kn_limits lim;           /* all zero: 1 second; lim.time is the hard limit */
   double soft_time;        /* > 0: clock management (kn_search_budget) */
@@ -70,6 +99,8 @@ typedef struct kn_search_opts {
   kn_tt *proof_tt;         /* the solver's table for it (kept between
                               calls by the caller); NULL: a small one
                               per call */
+  kn_search_pool *pool;    /* helpers for threads > 1 (above); NULL:
+                              threads started and joined in the call */
   unsigned exp;            /* KN_EXP_* bits; 0: the default search */
   kn_info_fn info;         /* may be NULL; called by the main thread */
   void *info_ud;

@@ -377,9 +377,66 @@ static void proof_mode_plays_proved_wins(void **state) {
   assert_true(wins > 0);
 }
 
+/* A pool of helpers kept between searches: the main thread answers
+** without waiting for its helpers (held here past their job, as a thread
+** the system holds back would be), a search meanwhile runs alone, and
+** after the wait the pool's helpers serve searches on other boards and
+** tables with exact full-depth results. */
+static void pool_answers_without_waiting_for_helpers(void **state) {
+  kn_search_pool *pool = kn_search_pool_new();
+  kn_tt *tt = kn_tt_new(1);
+  uint64_t seed = 77;
+  kn_board b;
+  kn_pos p;
+  kn_search_opts o;
+  kn_search_result r;
+  int k;
+  (void)state;
+  assert_non_null(pool);
+  assert_non_null(tt);
+  tu_random_pos(&b, &p, 8, 8, 24, &seed);
+  kn_search_pool_hold(pool, 1);
+  kn_search_opts_default(&o);
+  o.threads = 2;
+  o.pool = pool;
+  o.lim.depth = 5;
+  assert_int_equal(kn_search(&b, &p, tt, &o, &r), 0);
+  assert_int_equal(r.depth, 5);
+  assert_true(kn_is_legal(&b, &p, r.move));
+  assert_int_equal(kn_search_pool_busy(pool), 1); /* answered, not joined */
+  /* the helper is still busy: this search does not wait for it */
+  o.threads = 3;
+  assert_int_equal(kn_search(&b, &p, tt, &o, &r), 0);
+  assert_true(kn_is_legal(&b, &p, r.move));
+  assert_int_equal(kn_search_pool_busy(pool), 1);
+  kn_search_pool_hold(pool, 0);
+  kn_search_pool_wait(pool);
+  assert_int_equal(kn_search_pool_busy(pool), 0);
+  kn_tt_free(tt);
+  for (k = 0; k < 6; k++) {
+    int truth;
+    tu_random_pos(&b, &p, k & 1 ? 6 : 8, k & 1 ? 6 : 8, k & 1 ? 14 : 34,
+                  &seed);
+    truth = solve_truth(&b, &p);
+    tt = kn_tt_new(k & 2 ? 0.5 : 2);
+    assert_non_null(tt);
+    kn_search_opts_default(&o);
+    o.threads = 2 + k % 3;
+    o.pool = pool;
+    o.lim.depth = kn_bits_count(&p.occ) + 2;
+    assert_int_equal(kn_search(&b, &p, tt, &o, &r), 0);
+    assert_true(kn_score_proven(r.score));
+    assert_int_equal(r.score > 0, truth);
+    kn_search_pool_wait(pool); /* before the table goes */
+    kn_tt_free(tt);
+  }
+  kn_search_pool_free(pool);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(threads_keep_proved_results_exact),
+      cmocka_unit_test(pool_answers_without_waiting_for_helpers),
       cmocka_unit_test(clock_budget_is_safe),
       cmocka_unit_test(proved_scores_count_plies),
       cmocka_unit_test(every_table_size_gives_the_same_proved_result),

@@ -111,6 +111,27 @@ T["threads: a legal move, the solver's result at full depth"] = function()
   expect_error("'threads'", g.search, g, { threads = 1.5 })
 end
 
+T["threads: a table's helpers outlive the search; clear, solve, resize and close wait for them"] = function()
+  local t = konane.hashtable(2)
+  local g = midgame()
+  for i = 1, 8 do
+    local r = g:search { nodes = 3000 + 500 * i, threads = 2, table = t }
+    assert(is_legal(g, r.move))
+    g:play(r.move)
+    if i == 3 then t:clear() end
+    if i == 5 then assert(g:solve { table = t, nodes = 1000 }.nodes >= 1) end
+  end
+  -- the game's own table, remade at another size between threaded searches
+  local h = midgame()
+  for i = 1, 4 do
+    local r = h:search { nodes = 4000, threads = 3, hash_mb = i % 2 == 0 and 1 or 2 }
+    assert(is_legal(h, r.move))
+    h:play(r.move)
+  end
+  t:close()
+  expect_error("closed", g.search, g, { depth = 2, threads = 2, table = t })
+end
+
 T["a game clock: a legal move within the clock, at once when forced"] = function()
   local g = midgame()
   local r = g:search { game_time = 5, increment = 0.1 }
