@@ -441,6 +441,63 @@ tests["shards together play the whole schedule and merge to the full results"] =
   cleanup()
 end
 
+-- A copy of tournament directory 'dir' whose first record is changed by 'edit' (a function of
+-- the record's text).
+local function edited_copy(dir, edit)
+  local copy = tmpdir()
+  write(copy .. "/tournament.cfg", read(dir .. "/tournament.cfg"))
+  local text = read(dir .. "/games.pgn")
+  local first = text:match("^%[Event .-\n\n.-\n\n")
+  write(copy .. "/games.pgn", edit(first) .. text:sub(#first + 1))
+  return copy
+end
+
+local FLIP = { ["1-0"] = "0-1", ["0-1"] = "1-0" }
+
+tests["a record whose result contradicts its moves is never counted; two different records of a game stop a merge"] = function()
+  local full = T.run(base { games = 4 })
+  local dirs = {}
+  for i = 1, 2 do
+    dirs[i] = tmpdir()
+    T.run(base { games = 4, shard = { i, 2 }, out = dirs[i] })
+  end
+  -- the winner swapped, tag and movetext alike: the moves say the other side won
+  local flipped = edited_copy(dirs[1], function(r)
+    local res = r:match('%[Result "(%d%-%d)"%]')
+    local a, b = r:find('[Result "' .. res .. '"]', 1, true)
+    r = r:sub(1, a - 1) .. '[Result "' .. FLIP[res] .. '"]' .. r:sub(b + 1)
+    return r:sub(1, -6) .. FLIP[res] .. "\n\n"
+  end)
+  local said = {}
+  local merged = T.merge({ flipped, dirs[2] }, nil, function(m) said[#said + 1] = m end)
+  assert(merged.missing == 1, merged.missing)
+  assert(summary(merged) ~= summary(full), summary(merged))
+  assert(#said == 1 and said[1]:find("games.pgn:1: skipped a record: a result that contradicts its moves", 1, true),
+    table.concat(said, "\n"))
+  -- a resume moves it to .rejected and plays the game again: the results are the full run's
+  local played = 0
+  local res = T.run(base { games = 4, shard = { 1, 2 }, out = flipped, resume = true,
+                           on_game = function() played = played + 1 end, log = function() end })
+  assert(played == 1)
+  assert(read(flipped .. "/games.pgn.rejected"):find("[Game \"", 1, true))
+  assert(res.games == T.merge({ dirs[1] }).games)
+  assert(summary(T.merge({ flipped, dirs[2] })) == summary(full))
+  -- a valid record that tells another game (a forfeit of the loser): the merge names both
+  local forfeit = edited_copy(dirs[1], function(r)
+    local loser = r:find('[Result "1-0"]', 1, true) and "white" or "black"
+    return (r:gsub('%[Termination "normal"%]', '[Termination "time forfeit"]')
+             :gsub('%[Reason "[^"]*"%]', '[Reason "' .. loser .. ' (x): took too long"]')
+             :gsub('%[Game ', '[Forfeit "' .. loser .. '"]\n[Game ', 1))
+  end)
+  assert(#T.merge({ forfeit }).bots > 0)
+  for _, order in ipairs { { dirs[1], forfeit, dirs[2] }, { forfeit, dirs[1], dirs[2] } } do
+    local ok, err = pcall(T.merge, order, tmpdir() .. "/m")
+    assert(not ok and err:find("1 game is recorded differently in two directories", 1, true), tostring(err))
+    assert(err:find("games.pgn:1 says", 1, true) and err:find("won (time forfeit)", 1, true), err)
+  end
+  cleanup()
+end
+
 tests["openings come from a file of moves or positions, checked line by line"] = function()
   local dir = tmpdir()
   local file = dir .. "/openings.txt"

@@ -344,6 +344,12 @@ tests["a cfg that disagrees with the games played is refused, saying what differ
     { function(c) c.games = 2 end, "the number of games differs" },
     { function(c) c.bots[2].name = "other" c.bots[2].spec = "random:seed=11" end, "the bots differ" },
     { function(c) c.openings[1], c.openings[2] = c.openings[2], c.openings[1] end, "the openings differ" },
+    -- what only the records' Settings tag shows
+    { function(c) c.variant = "free" end, "the variant differs (brainking, the settings give free)" },
+    { function(c) c.time = c.time / 2 end, "the time per move, the clock, the margin or a bot's spec differs" },
+    { function(c) c.tc, c.time = "5+0.1", nil end, "the clock differs (none, the settings give 5+0.1)" },
+    { function(c) c.margin = 0.5 end, "the time per move, the clock, the margin or a bot's spec differs" },
+    { function(c) c.bots[2].spec = c.bots[2].spec .. ":seed=11" end, "a bot's spec differs" },
   }
   for i, case in ipairs(cases) do
     edit(case[1])

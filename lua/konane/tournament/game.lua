@@ -3,9 +3,11 @@
 -- Every game builds its two bots afresh from their specs and gets its own seed, so nothing
 -- carries over from one game to the next and the games do not depend on which process played
 -- which. Records come from konane.play (or pgn.record for a game a worker could not finish) and
--- carry the tags Round, Game, Seed and Opening; a forfeit also names the side that failed.
+-- carry the tags Round, Game, Seed, Settings (settings.digest) and Opening; a forfeit also names
+-- the side that failed.
 
 local pgn = require("konane.pgn")
+local settings = require("konane.tournament.settings")
 
 local M = {}
 
@@ -19,7 +21,7 @@ function M.options(s, g)
   return {
     variant = s.variant, rows = not op.fen and s.rows or nil, cols = not op.fen and s.cols or nil,
     fen = op.fen, opening = op.moves, time = s.time, tc = s.tc, margin = s.margin, seed = g.seed, event = s.event,
-    tags = { Round = g.round .. "." .. g.board, Game = g.id, Seed = g.seed },
+    tags = { Round = g.round .. "." .. g.board, Game = g.id, Seed = g.seed, Settings = settings.digest(s) },
   }
 end
 

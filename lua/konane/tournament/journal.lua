@@ -70,7 +70,40 @@ function M.parse(text)
   if r.winner ~= "black" and r.winner ~= "white" then return nil, "no winner" end
   r.id = math.tointeger(tonumber(r.tags.Game))
   if not r.id or r.id < 1 then return nil, "no game number (tag Game)" end
+  local why = M.result_check(r)
+  if why then return nil, why end
   return r
+end
+
+local OTHER = { black = "white", white = "black" }
+
+-- result_check(r) -> nil when record 'r''s result is the one its moves allow, else why not.
+-- A game that ended by the rules must be won by the side the rules give after its last move;
+-- a forfeit (tag Forfeit: the side that failed) must be won by the other side. Records older
+-- than the Forfeit tag say a failure only by a Termination other than "normal": the side to
+-- move failed.
+function M.result_check(r)
+  local ok, g = pcall(pgn.replay, r)
+  if not ok then return "moves that do not replay (" .. tostring(g):gsub("^[^\n:]-%.lua:%d+: ", "") .. ")" end
+  local failed = r.forfeit
+  if failed ~= nil and not OTHER[failed] then
+    return "a bad Forfeit tag (expected black or white, got \"" .. tostring(failed):sub(1, 40) .. "\")"
+  end
+  local ended = (r.termination or "normal") == "normal"
+  if not failed and not ended then failed = not g:over() and g:turn() or nil end
+  local why
+  if failed then
+    if r.winner ~= OTHER[failed] then
+      why = string.format("%s, but %s failed: a forfeit is won by the other side", r.result, failed)
+    end
+  elseif not g:over() then
+    why = string.format("%s after move %d, but %s still has a legal move and no forfeit is recorded",
+      r.result, #r.moves, g:turn())
+  elseif r.winner ~= g:winner() then
+    why = string.format("%s, but after the last move %s has no legal move: %s won", r.result,
+      OTHER[g:winner()], g:winner())
+  end
+  return why and "a result that contradicts its moves (" .. why .. ")"
 end
 
 -- The start position text of a board (nil when it cannot be set up).
@@ -78,6 +111,23 @@ local function start_of(variant, rows, cols, fen)
   local ok, g = pcall(require("konane").new, { variant = variant, rows = not fen and rows or nil,
                                                cols = not fen and cols or nil, fen = fen })
   return ok and g:start_fen() or nil
+end
+
+-- What a record played under other settings shows of the difference: its tags name the
+-- variant, the board and the clock; the time per move, the margin and the bots' specs leave no
+-- trace but the fingerprint.
+function M.what_differs(s, r)
+  if r.variant and r.variant ~= s.variant then
+    return string.format("the variant differs (%s, the settings give %s)", r.variant, s.variant)
+  end
+  if r.rows and (r.rows ~= s.rows or r.cols ~= s.cols) and not r.fen then
+    return string.format("the board differs (%dx%d, the settings give %dx%d)", r.rows, r.cols, s.rows, s.cols)
+  end
+  local tc = r.tags.TimeControl
+  if (tc ~= nil) ~= (s.tc ~= nil) then
+    return string.format("the clock differs (%s, the settings give %s)", tc or "none", s.tc or "none")
+  end
+  return "the time per move, the clock, the margin or a bot's spec differs"
 end
 
 -- mismatch(s, r, g) -> nil when record 'r' is a game 'g' of this schedule, else what differs.
@@ -105,6 +155,11 @@ function M.mismatch(s, r, g, total)
   if start_of(r.variant, r.rows, r.cols, r.fen) ~= start_of(s.variant, s.rows, s.cols, op.fen) then
     return string.format("game %d started from %s, the settings give %s: the openings differ",
       r.id, r.fen or "the variant's start", op.fen or "the variant's start")
+  end
+  local digest = require("konane.tournament.settings").digest(s)
+  if r.tags.Settings ~= nil and r.tags.Settings ~= digest then
+    return string.format("game %d was played under other settings (tag Settings %s, the settings " ..
+      "give %s): %s", r.id, tostring(r.tags.Settings):sub(1, 40), digest, M.what_differs(s, r))
   end
   return nil
 end
@@ -152,7 +207,7 @@ function M.load(s, path, lookup, total)
       keep[#keep + 1] = chunk.text
     else
       rejected[#rejected + 1] = chunk.text
-      local kind = why:match("^([^%(:]+)") or why
+      local kind = why:gsub("^line %d+: ", ""):match("^([^%(:]+)") or why
       kind = kind:gsub("%s+$", "")
       counts[kind] = (counts[kind] or 0) + 1
       why_list[#why_list + 1] = string.format("  line %d: %s", line_of(text, chunk.first), why)

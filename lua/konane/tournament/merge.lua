@@ -1,8 +1,10 @@
 -- konane.tournament.merge: the union of the shard directories of one tournament.
 --
 -- merge(dirs, out, log) -> results: the games of several shard directories of one tournament
--- (same settings apart from the shard), each game counted once. 'out' (optional) receives the
--- merged games.pgn, tournament.cfg and results.json. Returns a function of the package table
+-- (same settings apart from the shard), each game counted once. Two records of one game (a
+-- shard played twice) must tell the same game, or nothing is merged and the message lists them.
+-- 'out' (optional) receives the merged games.pgn, tournament.cfg and results.json. Returns a
+-- function of the package table
 -- (for its file names and write_results).
 
 local cfg = require("konane.tournament.cfg")
@@ -14,12 +16,24 @@ local results = require("konane.tournament.results")
 local schedule = require("konane.tournament.schedule")
 local settings = require("konane.tournament.settings")
 
+-- How a game went, as two records of it must agree: the winner, how it ended and its moves.
+local function outcome(sum, mv)
+  return string.format("%s won (%s) after %d moves", tostring(sum.winner), sum.termination, sum.plies),
+         table.concat(mv, " ")
+end
+
+local function same_game(a, amoves, b, bmoves)
+  local ta, ma = outcome(a, amoves)
+  local tb, mb = outcome(b, bmoves)
+  return ta == tb and ma == mb
+end
+
 return function(T)
   return function(dirs, out, log)
     log = log or function(msg) io.stderr:write(msg, "\n") end
     if #dirs == 0 then error("merge needs at least one tournament directory", 0) end
     local base, s, games
-    local done, texts = {}, {}
+    local done, texts, where, moves, conflicts = {}, {}, {}, {}, {}
     for _, dir in ipairs(dirs) do
       local path = dir .. "/" .. T.CONFIG_FILE
       local text = files.read(path)
@@ -44,17 +58,36 @@ return function(T)
       end
       local jpath = dir .. "/" .. T.GAMES_FILE
       local jt = files.read(jpath) or ""
+      local line, last = 1, 1
       for _, chunk in ipairs(journal.split(jt)) do
         local r, why
         if chunk.junk then why = "not a game record" else r, why = journal.parse(chunk.text) end
         if r then why = journal.mismatch(s, r, games[r.id], #games) end
+        -- lines counted from the previous record on: linear in the size of the journal
+        line = line + select(2, jt:sub(last, chunk.first - 1):gsub("\n", ""))
+        last = chunk.first
         if not why then
-          if not done[r.id] then done[r.id], texts[r.id] = game.summary(r), chunk.text end
+          local sum = game.summary(r)
+          if not done[r.id] then
+            done[r.id], texts[r.id], where[r.id], moves[r.id] = sum, chunk.text, jpath .. ":" .. line, r.moves
+          elseif not same_game(done[r.id], moves[r.id], sum, r.moves) then
+            local first, second = outcome(done[r.id], moves[r.id]), outcome(sum, r.moves)
+            if first == second then second = second .. " with other moves" end
+            conflicts[#conflicts + 1] = string.format("game %d: %s says %s, %s:%d says %s", r.id,
+              where[r.id], first, jpath, line, second)
+          end
         else
-          local line = select(2, jt:sub(1, chunk.first - 1):gsub("\n", "")) + 1
           log(string.format("%s:%d: skipped a record: %s", jpath, line, why))
         end
       end
+    end
+    if #conflicts > 0 then
+      -- the standings would depend on the order of the directories: say so, merge nothing
+      local shown = { table.unpack(conflicts, 1, math.min(#conflicts, 5)) }
+      if #conflicts > 5 then shown[#shown + 1] = string.format("(and %d more)", #conflicts - 5) end
+      error(string.format("%d game%s recorded differently in two directories:\n  %s\n" ..
+        "Merge only the directories whose games you trust (nothing was written)", #conflicts,
+        #conflicts == 1 and " is" or "s are", table.concat(shown, "\n  ")), 0)
     end
     local counted, sprt = done, nil
     if s.sprt then

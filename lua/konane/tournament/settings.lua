@@ -212,6 +212,22 @@ function M.saved(s)
   return c
 end
 
+-- digest(s) -> 16 hex digits: a fingerprint of the settings a game's moves depend on (variant,
+-- board, time per move, clock, margin, each bot's spec). Every record carries it (tag Settings),
+-- so a hand-edited tournament.cfg that changes one of them no longer matches the games already
+-- played. FNV-1a over the settings' JSON; Lua's integers wrap, as FNV's 64-bit product needs.
+function M.digest(s)
+  if s.digest_cache then return s.digest_cache end
+  local specs = {}
+  for i, p in ipairs(s.players) do specs[i] = p.spec or false end
+  local text = require("konane.tournament.json").encode({ s.variant, s.rows or false, s.cols or false,
+    s.time or false, s.tc or false, s.margin or 0, specs }, { exact = true, compact = true })
+  local h = -3750763034362895579 -- 0xcbf29ce484222325, FNV's offset basis
+  for i = 1, #text do h = (h ~ text:byte(i)) * 1099511628211 end
+  s.digest_cache = string.format("%016x", h)
+  return s.digest_cache
+end
+
 -- from_saved(cfg, o, where) -> s: the settings of a saved tournament, with the run options of
 -- 'o' (workers, progress, callbacks, bot tables). A setting given again in 'o' must agree with
 -- the saved one.
