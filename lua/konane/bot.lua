@@ -191,8 +191,9 @@ end
 local function file_player(spec, path, limits)
   local f, err = io.open(path, "rb")
   if not f then error("cannot load bot '" .. path .. "': " .. tostring(err), 3) end
-  local text = f:read("a") or ""
+  local text, rerr = f:read("a") -- nil for a directory
   f:close()
+  if not text then error("cannot load bot '" .. path .. "': " .. tostring(rerr or "not a readable file"), 3) end
   if text:byte(1) == 27 then
     error("cannot load bot '" .. path .. "': binary chunks are not accepted", 3)
   end

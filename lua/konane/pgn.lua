@@ -101,6 +101,46 @@ local function tags_of(record)
   return tags
 end
 
+-- Texts pgn.write makes again and again (tag lines, move numbers, braced move times), each made
+-- once: a quick game's record is mostly the same short texts. Bounded: emptied when full.
+local CACHE_MAX = 4096
+local tag_lines, tag_count = {}, 0
+local function tag_line(name, value)
+  local by_value = tag_lines[name]
+  if not by_value then
+    by_value = {}
+    tag_lines[name] = by_value
+  end
+  local line = by_value[value]
+  if not line then
+    line = "[" .. name .. " " .. quote(value) .. "]"
+    if #value <= 200 then
+      if tag_count >= CACHE_MAX then tag_lines, tag_count = { [name] = by_value }, 0 end
+      by_value[value], tag_count = line, tag_count + 1
+    end
+  end
+  return line
+end
+
+local braced, braced_count = {}, 0
+local function braced_comment(c)
+  local text = braced[c]
+  if text then return text end
+  if #c <= 64 and not c:find("[}\r\n]") then
+    text = "{" .. c .. "}"
+    if braced_count >= CACHE_MAX then braced, braced_count = {}, 0 end
+    braced[c], braced_count = text, braced_count + 1
+    return text
+  end
+  return comment_text(c)
+end
+
+-- "12. ", "12... ": the number before a move (made once per number).
+local numbered, numbered_dots = {}, {}
+for n = 1, 300 do
+  numbered[n], numbered_dots[n] = n .. ". ", n .. "... "
+end
+
 --- write(record) -> string
 -- The PGN text of one game: tag pairs (standard ones first), a blank line, the numbered moves
 -- with their comments, the result token, and a final blank line, so several written games can be
@@ -112,7 +152,7 @@ function pgn.write(record)
   local tags = tags_of(record)
   local out = {}
   for _, name in ipairs(TAG_ORDER) do -- the standard tags in their order
-    if tags[name] then out[#out + 1] = "[" .. name .. " " .. quote(tags[name]) .. "]" end
+    if tags[name] then out[#out + 1] = tag_line(name, tags[name]) end
   end
   local names = {}
   for name in pairs(tags) do
@@ -121,7 +161,7 @@ function pgn.write(record)
   table.sort(names) -- then every other tag by name
   for _, name in ipairs(names) do
     if name:match("^[%w_]+$") then
-      out[#out + 1] = "[" .. name .. " " .. quote(tags[name]) .. "]"
+      out[#out + 1] = tag_line(name, tags[name])
     end
   end
   out[#out + 1] = ""
@@ -133,7 +173,6 @@ function pgn.write(record)
   if comments[0] then nt = 1; toks[1] = comment_text(comments[0]) end
   local moves = record.moves or {}
   local white_first = first_side(record) == "white"
-  local cmax = pgn.COMMENT_MAX
   for i, move in ipairs(moves) do
     if type(move) ~= "string" then
       error("record move " .. i .. " is not a string", 2)
@@ -142,17 +181,16 @@ function pgn.write(record)
     local k = white_first and i + 1 or i
     nt = nt + 1
     if k % 2 == 1 then
-      toks[nt] = (k + 1) // 2 .. ". " .. move
+      toks[nt] = (numbered[(k + 1) // 2] or ((k + 1) // 2 .. ". ")) .. move
     elseif i == 1 then
-      toks[nt] = (k + 1) // 2 .. "... " .. move
+      toks[nt] = (numbered_dots[(k + 1) // 2] or ((k + 1) // 2 .. "... ")) .. move
     else
       toks[nt] = move
     end
     local c = comments[i]
     if c then
       nt = nt + 1
-      -- the common case (a short plain comment) without a call
-      if type(c) == "string" and #c <= cmax and not c:find("[}\r\n]") then toks[nt] = "{" .. c .. "}"
+      if type(c) == "string" then toks[nt] = braced_comment(c)
       else toks[nt] = comment_text(c) end
     end
   end

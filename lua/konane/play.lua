@@ -35,12 +35,17 @@ local function strip_position(msg)
   return (tostring(msg):gsub("^[^\n:]-%.lua:%d+: ", ""))
 end
 
--- A failure as a record may say it: no "file.lua:12:" position anywhere in it, and every path
--- (a word that starts with /, ./, ../ or ~/, or has a directory and a file extension) cut to
--- its file name: the records never show the host's files (a position text such as
--- "xox/oxo/xox b" stays as it is).
+-- A failure as a record may say it: no "file.lua:12:" position anywhere in it, no control byte,
+-- and every path (a word that starts with /, ./, ../ or ~/, or has a directory and a file
+-- extension) cut to its file name: the records never show the host's files (a position text
+-- such as "xox/oxo/xox b" stays as it is).
 function M.clean_reason(text)
   text = tostring(text):gsub("[^%s:]*%.lua:%d+:%s*", "")
+  -- no raw control byte reaches a record or a terminal: white space becomes a space, the rest
+  -- is shown as \xNN
+  if text:find("%c") then
+    text = text:gsub("[\t\r\n]", " "):gsub("%c", function(ch) return string.format("\\x%02x", ch:byte()) end)
+  end
   return (text:gsub("%f[^%s'\"(=]([%w%._%-~/]*/[%w%._%-/]*)", function(path)
     if path:match("^%.?%.?~?/") or path:match("/[^/]*%.%w+$") then return path:match("([^/]*)$") end
     return path
@@ -164,7 +169,7 @@ local function move_comment(elapsed, info)
       parts[#parts + 1] = k .. "=" .. tostring(v)
     end
   elseif type(info) == "string" then
-    parts[#parts + 1] = info
+    parts[#parts + 1] = (info:gsub("%c", " "))
   end
   local text = table.concat(parts, " ")
   if #text > M.COMMENT_MAX then text = text:sub(1, M.COMMENT_MAX - 3) .. "..." end
@@ -192,29 +197,6 @@ local function hooked_call(clock, deadline, fn, ...)
     return false, require("konane.ugi.player").failure("time", "still thinking at its deadline")
   end
   return table.unpack(r, 1, r.n)
-end
-
--- player_view(st, side) -> the game as player 'side' sees it: a copy of the referee's game of its own,
--- kept from one of its moves to the next and brought up to date with the moves played since
--- (cheaper than a fresh copy per move). A copy the player left in another position than it got
--- it in (a play without its undo) is replaced by a fresh one, so the player always sees the
--- real position; the referee's game is never handed out.
-local function player_view(st, side)
-  local g, v = st.game, st.views[side]
-  if v then
-    local moves, ok = st.record.moves, v:ply() == st.synced[side]
-    for k = st.seen[side] + 1, #moves do
-      if not ok then break end
-      ok = pcall(v.play, v, moves[k])
-    end
-    if not (ok and v == g and v:ply() == g:ply()) then v = nil end
-  end
-  if not v then
-    v = g:clone()
-    st.views[side] = v
-  end
-  st.seen[side], st.synced[side] = #st.record.moves, v:ply()
-  return v
 end
 
 -- Builds the two players; a bad spec is the caller's mistake and raises.
@@ -295,7 +277,7 @@ local function run_game(st, opts)
     -- what a move may take past its limit and still count: the grace (pipe and scheduling
     -- latency) plus the caller's margin (a machine that stalls processes)
     local grace = (clk.grace or (limit < math.huge and 0.01 + 0.05 * limit or 0)) + clk.margin
-    local view = b.ugi and g or player_view(st, side) -- a process player only reads the moves
+    local view = b.ugi and g or g:clone() -- a process player only reads the moves
     local clk_arg = { time = limit, game_time = left[side], increment = clk.increment,
                       opponent_time = left[OTHER[side]], ply = g:ply() + 1, grace = grace }
     local t0 = clock()
@@ -412,7 +394,6 @@ function M.play(black, white, opts)
   local bots = make_players(black, white)
   local g, record = setup(opts)
   local st = { game = g, record = record, bots = bots, clk = clk, used = { black = 0, white = 0 },
-               views = {}, seen = {}, synced = {},
                names = { black = tostring(bots.black.name), white = tostring(bots.white.name) } }
   local ok, err = pcall(run_game, st, opts)
   if ok and not st.loser then

@@ -588,6 +588,15 @@ tests["the command line rejects bad options with exit status 2"] = function()
   assert(table.concat(core.listdir(".") or {}, "\n") == before, "a bad option created a file")
 end
 
+tests["a bot file that is a directory is refused at the start with exit status 2"] = function()
+  local dir = tmpdir()
+  assert(os.execute("mkdir -p " .. sh_quote(dir .. "/bots/dir.lua")))
+  local code, out = cli { "--bot", dir .. "/bots/dir.lua", "--bot", "random", "--size", "4x4", "--out", dir .. "/t" }
+  assert(code == 2 and out:find("Is a directory", 1, true), out)
+  assert(not core.listdir(dir .. "/t"), "nothing is created")
+  cleanup()
+end
+
 tests["a bad openings file is reported as FILE:LINE by the command line"] = function()
   local dir = tmpdir()
   write(dir .. "/op.txt", "c4 c3\n\nc4 z9\n")

@@ -1,6 +1,7 @@
 -- Players in processes of their own: bot files and external UGI engines, hostile ones included.
 -- Whatever they do, the referee's game, the other player and the record survive, and the
 -- player that failed loses with the reason recorded.
+local H = dofile("tests/lua/helpers.lua")
 local konane = require "konane"
 
 local T = {}
@@ -152,6 +153,27 @@ T["an engine that crashes, hangs, floods its output or answers nonsense loses wi
   end
 end
 
+T["control bytes an engine sends never reach the record raw"] = function()
+  local rec = konane.play(ENGINE .. "ctrl", "random", { rows = 6, cols = 6, seed = 1, time = 1 })
+  loses(rec, "black", "illegal move", "c4")
+  assert(not rec.reason:find("%c"), "a raw control byte in: " .. rec.reason)
+  assert(rec.reason:find("\\x1b", 1, true), rec.reason)
+  local text = konane.pgn.write(rec)
+  assert(not text:gsub("\n", ""):find("%c"), "a raw control byte in the record")
+end
+
+T["a bot file's comments reach the record: its figures as k=v, a string as it is"] = function()
+  local dir = H.tmpdir()
+  local path = dir .. "/commenter.lua"
+  H.write(path, [[return { name = "commenter", choose = function(_, g)
+    if g:ply() % 4 == 0 then return g:moves()[1], "hello\tworld" end
+    return g:moves()[1], { score = 35, depth = 6 } end }]])
+  local rec = konane.play(path, "random", { rows = 4, cols = 4, seed = 1, time = 5 })
+  assert(rec.comments[1]:match("^%d%.%d%d%ds hello world$"), rec.comments[1])
+  assert(rec.comments[3]:find("depth=6 score=35", 1, true), rec.comments[3])
+  H.cleanup()
+end
+
 T["an engine answering for a stale position or closing its input loses, and the game goes on"] = function()
   -- c4 opens a 6x6 game; asked again later, the same answer is illegal there
   local rec = konane.play(ENGINE .. "stale", "random", { rows = 6, cols = 6, seed = 1, time = 1 })
@@ -223,7 +245,6 @@ end
 
 T["processes a player leaves behind (double fork, setsid, nested) end with its game"] = function()
   if not io.open("/proc/self/stat", "r") then return end -- the check reads /proc (Linux)
-  local H = dofile("tests/lua/helpers.lua")
   local pidfile = H.tmpdir() .. "/pids"
   H.write(pidfile, "")
   local spec = "ugi:python3 " .. F .. "ugi_escape.py " .. pidfile .. " 3"

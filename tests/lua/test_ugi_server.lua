@@ -27,6 +27,26 @@ T["the handshake names the engine and announces its options, then ugiok"] = func
   e:close()
 end
 
+T["a bot's odd figures (NaN, huge, strings) never keep the engine from answering bestmove"] = function()
+  local H = dofile("tests/lua/helpers.lua")
+  local path = H.tmpdir() .. "/nan.lua"
+  H.write(path, [[return { name = "nan", choose = function(_, g, clock)
+    clock.info { depth = 0/0, score = 1e308, nodes = "many", pv = { "d5", 7 } }
+    return g:moves()[1], { depth = 0/0, score = 0/0, nodes = 1e308 } end }]])
+  local e = engine(path)
+  e:send("position startpos")
+  e:send("go movetime 1000")
+  local got = e:upto(function(l) return l:match("^bestmove") end)
+  assert(got[#got]:match("^bestmove [a-h]%d$"), table.concat(got, "\n"))
+  for _, l in ipairs(got) do
+    assert(not l:find("nan", 1, true) and not l:find("e+", 1, true), "not an integer in: " .. l)
+  end
+  e:send("quit")
+  e:wait_exit()
+  e:close()
+  H.cleanup()
+end
+
 T["a bad bot on the command line exits with status 2 and says what is wrong"] = function()
   local H = dofile("tests/lua/helpers.lua")
   local cases = {
@@ -34,12 +54,15 @@ T["a bad bot on the command line exits with status 2 and says what is wrong"] = 
     { "random:bogus=1", "unknown option 'bogus' for bot 'random'" },
     { "alphabeta:depth=x", "bad option depth=x" },
     { "/nonexistent/bot.lua", "cannot read '/nonexistent/bot.lua'" },
+    { H.tmpdir() .. "/dir.lua", "Is a directory" },
   }
+  assert(os.execute("mkdir -p " .. cases[#cases][1]))
   for _, c in ipairs(cases) do
     local code, out = H.run(S.engine_argv(c[1]))
     assert(code == 2, c[1] .. ": exit " .. tostring(code) .. ": " .. out)
-    assert(out:find("konane --ugi: " .. c[2], 1, true), c[1] .. ": " .. out)
+    assert(out:find("konane --ugi: ", 1, true) and out:find(c[2], 1, true), c[1] .. ": " .. out)
   end
+  H.cleanup()
 end
 
 T["position then query answers whose turn it is, whether the game is over and its result"] = function()

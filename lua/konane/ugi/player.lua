@@ -396,7 +396,7 @@ function M.new(def)
     if not limit or limit == math.huge then limit = d.time end
     local deadline = c:expect(limit + (clock.grace or d.grace))
     settle(c, deadline, "bestmove")
-    local info
+    local info, said
     while true do
       local line = c:line(deadline, "bestmove")
       local w1, w2, rest = line:match("^(%S+)%s*(%S*)%s*(.-)%s*$")
@@ -410,11 +410,13 @@ function M.new(def)
           if bad then fail("bad", bad) end
           fail("error", c.last_error)
         end
-        return w2, info
+        -- the move's comment: the engine's figures, else what it said (info string)
+        return w2, info or said
       elseif w1 == "info" then
         local msg = line:match("^info string error: (.*)$")
         if msg then c.last_error = shown(msg)
-        elseif w2 ~= "string" then info = info_table(line) or info end
+        elseif w2 == "string" then said = (line:match("^info string%s+(.-)%s*$") or ""):gsub("%c", " "):sub(1, 2000)
+        else info = info_table(line) or info end
       end
     end
   end

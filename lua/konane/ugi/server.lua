@@ -267,20 +267,37 @@ function Server:poll_input()
   return self.stopping
 end
 
+-- A whole number from a bot's value (rounded), or nil for anything else (NaN, infinities,
+-- strings, values beyond 2^53): an info line carries integers only.
+local function whole(v)
+  if type(v) ~= "number" or v ~= v or v > 2 ^ 53 or v < -2 ^ 53 then return nil end
+  return math.tointeger(math.floor(v + 0.5))
+end
+
+-- The info line of a bot's report 'r' ({depth, score, win, plies, nodes, nps, time, pv}, each
+-- optional); values that are not numbers of the right kind are left out, never an error.
 local function info_line(r)
   local parts = { "info" }
-  if r.depth then parts[#parts + 1] = "depth " .. math.tointeger(r.depth) end
-  if r.win ~= nil and r.plies then
-    local moves = (r.plies + 1) // 2
+  if type(r) ~= "table" then return "info\n" end
+  local depth, plies = whole(r.depth), whole(r.plies)
+  if depth then parts[#parts + 1] = "depth " .. depth end
+  if type(r.win) == "boolean" and plies then
+    local moves = (plies + 1) // 2
     parts[#parts + 1] = "score mate " .. (r.win and moves or -moves)
-  elseif math.type(r.score) then
-    parts[#parts + 1] = "score cp " .. math.floor(r.score + 0.5)
+  elseif whole(r.score) then
+    parts[#parts + 1] = "score cp " .. whole(r.score)
   end
-  if r.nodes then parts[#parts + 1] = "nodes " .. math.tointeger(r.nodes) end
-  if r.nps then parts[#parts + 1] = "nps " .. math.tointeger(r.nps) end
-  if r.time then parts[#parts + 1] = "time " .. math.floor(r.time * 1000 + 0.5) end
+  if whole(r.nodes) then parts[#parts + 1] = "nodes " .. whole(r.nodes) end
+  if whole(r.nps) then parts[#parts + 1] = "nps " .. whole(r.nps) end
+  if type(r.time) == "number" and whole(r.time * 1000) then parts[#parts + 1] = "time " .. whole(r.time * 1000) end
   if type(r.pv) == "table" and #r.pv > 0 then
-    parts[#parts + 1] = "pv " .. table.concat(r.pv, " ")
+    local pv = {}
+    for i = 1, math.min(#r.pv, 256) do
+      local m = r.pv[i]
+      if type(m) ~= "string" or not m:match("^[%w%-]+$") then break end
+      pv[i] = m
+    end
+    if #pv > 0 then parts[#parts + 1] = "pv " .. table.concat(pv, " ") end
   end
   return table.concat(parts, " ") .. "\n"
 end
@@ -361,6 +378,13 @@ function Server:go(words)
           .. " instead of a move string")
       end
       answer = move_word(move)
+    end
+    if canonical and type(info) == "string" and info ~= "" then
+      -- the bot's comment on its move, as the referee records it: one line, capped
+      printed = true
+      local text = info:gsub("%c", " ")
+      if #text > 2000 then text = text:sub(1, 1997) .. "..." end
+      self:write("info string " .. text .. "\n")
     end
     if not printed and canonical then
       -- every go gets an info line, also from a bot that searched nothing (random, greedy, a
@@ -518,6 +542,8 @@ function Server:run()
     local ok, more = pcall(self.handle, self, line)
     if not ok then
       self:error("internal error: " .. clean(more))
+      -- a go is always answered: a runner waits for its bestmove
+      if line:match("^%s*go%s") or line:match("^%s*go$") then self:write("bestmove 0000\n") end
       more = true
     end
     if not more then return end
@@ -689,8 +715,12 @@ function M.main(spec)
       io.stderr:write("konane --ugi: cannot read '" .. head .. "': " .. tostring(err) .. "\n")
       return 2
     end
-    local text = f:read("a") or ""
+    local text, rerr = f:read("a") -- nil for a directory
     f:close()
+    if not text then
+      io.stderr:write("konane --ugi: cannot read '" .. head .. "': " .. tostring(rerr or "not a readable file") .. "\n")
+      return 2
+    end
     if text:byte(1) == 27 then
       io.stderr:write("konane --ugi: '" .. head .. "' is a binary chunk; bots are loaded as text only\n")
       return 1
