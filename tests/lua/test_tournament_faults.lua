@@ -388,6 +388,25 @@ tests["junk in the journal goes to games.pgn.rejected with counts; no valid reco
   cleanup()
 end
 
+tests["files are read up to their size: a link to a device never fills the memory"] = function()
+  local files = require "konane.tournament.files"
+  local dir = tmpdir()
+  assert(os.execute("ln -s /dev/zero " .. dir .. "/games.pgn"))
+  -- in a child with 1 GB of address space: reading to the end would fail there, not take the
+  -- machine's memory
+  local code, out = H.run { "sh", "-c", 'ulimit -v 1000000; exec "$0" -e "$1"', konane.core.exe_path(),
+    'local t, e = require("konane.tournament.files").read(' .. string.format("%q", dir .. "/games.pgn") ..
+    ') io.write(tostring(t and #t), " ", tostring(e))' }
+  assert(code == 0 and out == "0 nil", code .. ": " .. out)
+  local text, err = files.read(dir)
+  assert(text == nil and err:find("Is a directory", 1, true), tostring(err))
+  write(dir .. "/empty", "")
+  assert(files.read(dir .. "/empty") == "")
+  write(dir .. "/some", "abc\0def")
+  assert(files.read(dir .. "/some") == "abc\0def")
+  cleanup()
+end
+
 tests["fuzzed tournament.cfg, JSON and journal texts give messages, never a crash"] = function()
   local json = require "konane.tournament.json"
   local journal = require "konane.tournament.journal"

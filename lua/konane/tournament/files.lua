@@ -16,7 +16,19 @@ local function core() return require("konane").core end
 function M.read(path)
   local f, err = io.open(path, "rb")
   if not f then return nil, err end
-  local text, rerr = f:read("a")
+  -- at most the size the file has now: a device or a link to one (/dev/zero) never fills the
+  -- memory, and a pipe, which has no size, is refused
+  local text, rerr = f:read(0) -- "" before the end, nil at the end, nil and why for a directory
+  if text == nil and rerr == nil then
+    text = ""
+  elseif text then
+    local size = f:seek("end")
+    if not size or not f:seek("set") then
+      text, rerr = nil, "not a regular file"
+    elseif size > 0 then
+      text, rerr = f:read(size)
+    end
+  end
   f:close()
   if not text then return nil, path .. ": " .. tostring(rerr) end
   return text
