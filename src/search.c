@@ -222,6 +222,13 @@ static int node(sctx *s, int depth, int alpha, int beta, int ply) {
   k = s->key + (size_t)ply * s->cap;
   n = kn_gen_masks(s->b, &s->pos, mv, mk);
   if (n == 0) return -(KN_WIN - ply);
+  /* Fetch the children's table buckets now, all at once: their probes
+  ** then hit the cache instead of waiting for memory one after another
+  ** (a probe's cache miss was 40% of the time with a 16 MB table). */
+  if (depth >= 2 && s->b->narrow && !(s->o->exp & KN_EXP_NO_PREFETCH))
+    for (i = 0; i < n; i++)
+      kn_tt_prefetch(s->tt, (s->pos.occ.w[0] ^ mk[i]) ^ s->salt,
+                     s->pos.stm ^ 1);
 
   /* 5. Ordering keys: hash move, killers, then history (with MOBORDER:
   ** the opponent's replies after the move first, fewest first, as the

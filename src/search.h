@@ -50,6 +50,7 @@ typedef int (*kn_info_fn)(void *ud, const kn_search_result *r);
 #define KN_EXP_EXTEND 4     /* a forced move costs no depth */
 #define KN_EXP_NO_PROOF 8   /* no endgame proof mode */
 #define KN_EXP_LMR2 32      /* reductions growing with log(depth) log(index) */
+#define KN_EXP_NO_PREFETCH 64 /* no prefetch of the children's table buckets */
 
 /* Endgame proof mode: narrow jump-phase roots with at most this many
 ** pieces go to the exact solver first (kn_search_opts.proof_pieces). */

@@ -124,6 +124,12 @@ static void fixed_depth_and_nodes_are_deterministic(void **state) {
   assert_true(r1.nodes == r2.nodes);
   assert_int_equal(r1.pvlen, r2.pvlen);
   for (i = 0; i < r1.pvlen; i++) assert_true(r1.pv[i] == r2.pv[i]);
+  /* the prefetch of the children's buckets is only a hint: the same tree */
+  o.exp = KN_EXP_NO_PREFETCH;
+  search_pos(&b, &p, 4, &o, &r2);
+  assert_true(r1.move == r2.move);
+  assert_int_equal(r1.score, r2.score);
+  assert_true(r1.nodes == r2.nodes);
   kn_search_opts_default(&o);
   o.lim.nodes = 20000;
   search_pos(&b, &p, 4, &o, &r1);
