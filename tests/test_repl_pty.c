@@ -517,35 +517,33 @@ static void playing_a_bot_it_answers_typed_moves(void **state) {
 ** the prompt comes back with your move played and the engine to move; Ctrl-C
 ** while a hung engine thinks returns to the prompt at once, the game kept.
 */
-static void a_failing_ugi_engine_gives_one_line_and_the_prompt(void **state) {
-  static const char *const engine = "ugi:sh tests/lua/fixtures/ugi_engine.sh";
+static void vs_engine(Session *s, const char *mode) {
   char cmd[200];
+  snprintf(cmd, sizeof cmd, "new() vs('ugi:sh tests/lua/fixtures/ugi_engine.sh %s')\r", mode);
+  send(s, cmd);
+  assert_true(expect(s, "You play Black"));
+  assert_true(expect(s, "> "));
+}
+
+static void a_failing_ugi_engine_gives_one_line_and_the_prompt(void **state) {
+  static const char *const cases[][2] = {
+      {"crash", "exited with status 3"}, {"illegal", "illegal move 'z9-z7'"}, {"hang", NULL}};
   Session *s = spawn(0, NULL);
+  size_t i;
   (void)state;
   assert_true(expect(s, "> "));
-  snprintf(cmd, sizeof cmd, "vs('%s crash')\r", engine);
-  send(s, cmd);
-  assert_true(expect(s, "You play Black"));
-  assert_true(expect(s, "> "));
-  send(s, "d5\r");
-  assert_true(expect(s, "exited with status 3"));
-  assert_true(expect(s, "> "));
-  send(s, "print(g:ply(), g:turn())\r");
-  assert_true(expect(s, "1\twhite"));
-  snprintf(cmd, sizeof cmd, "new() vs('%s illegal')\r", engine);
-  send(s, cmd);
-  assert_true(expect(s, "You play Black"));
-  assert_true(expect(s, "> "));
-  send(s, "d5\r");
-  assert_true(expect(s, "illegal move 'z9-z7'"));
-  assert_true(expect(s, "> "));
-  snprintf(cmd, sizeof cmd, "new() vs('%s hang')\r", engine);
-  send(s, cmd);
-  assert_true(expect(s, "You play Black"));
-  assert_true(expect(s, "> "));
-  interrupt(s, "d5\r", "is thinking", "interrupted!");
-  send(s, "print(g:ply(), g:turn())\r");
-  assert_true(expect(s, "1\twhite"));
+  for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    vs_engine(s, cases[i][0]);
+    if (cases[i][1] != NULL) {
+      send(s, "d5\r");
+      assert_true(expect(s, cases[i][1]));
+      assert_true(expect(s, "> "));
+    } else {
+      interrupt(s, "d5\r", "is thinking", "interrupted!");
+    }
+    send(s, "print(g:ply(), g:turn())\r");
+    assert_true(expect(s, "1\twhite"));
+  }
   assert_true(strstr(s->out, "/lua/konane/") == NULL);
   assert_int_equal(finish(s), 0);
 }
