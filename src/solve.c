@@ -10,7 +10,10 @@
 **     a win in Konane (a third fewer nodes than the opponent's alone);
 **   - a killer move per ply as a tie-breaker;
 **   - enhanced transposition cutoffs near the root, where a child already
-**     proved lost in the table saves a whole subtree.
+**     proved lost in the table saves a whole subtree;
+**   - with several threads, young brothers wait: a node whose first
+**     child failed hands its other children to idle threads (split
+**     points), and a proved child cuts the others off.
 ** Wide boards and the removal phases go through the generic core.
 */
 #include "solve.h"
@@ -31,33 +34,70 @@
 #ifndef ETC_MIN_PIECES
 #define ETC_MIN_PIECES 14
 #endif
-/* With several threads, nodes with at least this many pieces announce
-** themselves in the busy table and defer children another thread is in. */
-#ifndef PAR_MIN_PIECES
-#define PAR_MIN_PIECES 14
+/*
+** Threads: a node with SPLIT_MIN_PIECES to SPLIT_MAX_PIECES pieces whose
+** first SPLIT_AFTER children did not prove the win offers the others to
+** idle threads (a split point); above SPLIT_MAX_PIECES, only after
+** SPLIT_AFTER_HIGH children (0: never). High up, a child handed out
+** while a later one is about to prove the node is a big subtree searched
+** for nothing, and the owner offers work lower down soon enough anyway.
+** Tuned on 6x6 free and brainking with 2 threads (docs/search.md).
+*/
+#ifndef SPLIT_MIN_PIECES
+#define SPLIT_MIN_PIECES 14
 #endif
-#ifndef BUSY_BITS
-#define BUSY_BITS 16
+#ifndef SPLIT_MAX_PIECES
+#define SPLIT_MAX_PIECES 26
 #endif
-/* Children before this index are searched even when another thread is in
-** them (ABDADA's rule for the first move). */
-#ifndef FIRST_SHARED
-#define FIRST_SHARED 0
+#ifndef SPLIT_AFTER
+#define SPLIT_AFTER 1
 #endif
-/* s->stop value of a thread whose job another thread has finished. */
-#define STOP_JOB 100
+#ifndef SPLIT_AFTER_HIGH
+#define SPLIT_AFTER_HIGH 3
+#endif
+/* Pause instructions an idle thread spins before it sleeps (about a
+** millisecond: sleeping and waking cost tens of microseconds, more than
+** many of the subtrees handed out). */
+#ifndef SPIN
+#define SPIN 20000
+#endif
+/* s->stop value of a thread whose split point (or one above it) has been
+** decided by another thread: unwind to it without storing. */
+#define STOP_CUT 100
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
 
 #define LOAD(x) atomic_load_explicit(&(x), memory_order_relaxed)
 #define STORE(x, v) atomic_store_explicit(&(x), (v), memory_order_relaxed)
 
 /*
-** What the threads of one kn_solve share. Below the removal phase every
-** narrow jump position that the generic root code wants solved is a job:
-** all threads solve it from the top, sharing the table, and a thread
-** entering a big node marks it in 'busy' so that the others, at its
-** parent, try their other children first (ABDADA's deferral, with the
-** simplification of a lossy mark table). The first thread to prove the
-** job publishes the result and the others unwind without storing.
+** A split point: a narrow jump node whose first child is done without
+** proving the win, its other children handed out one at a time to the
+** threads that join (young brothers wait). The first child found lost
+** for the opponent proves the node; 'cut' then tells everyone below to
+** unwind. Its owner keeps one per ply (vctx.splits), in use until every
+** helper has left.
+*/
+typedef struct split {
+  struct split *parent;    /* the split point the owner works under */
+  struct split *link;      /* the list of open split points, under 'mu' */
+  uint64_t occ;
+  int stm, ply, n;
+  int helpers;             /* threads in it besides the owner, under 'mu' */
+  _Atomic int next;        /* the next child to hand out */
+  _Atomic int cut;         /* a child proved the node won */
+  uint64_t mk[KN_MAX_MOVES];
+} split;
+
+/*
+** What the threads of one kn_solve share. The calling thread searches;
+** the helpers wait for split points and take children from them. An
+** owner whose children are all handed out waits for its helpers and,
+** meanwhile, helps at split points below its own.
 */
 typedef struct shared {
   const kn_board *b;
@@ -70,18 +110,12 @@ typedef struct shared {
   double deadline;         /* kn_clock seconds, <= 0: none */
   _Atomic int stop;        /* a limit or the user: every thread unwinds */
   _Atomic uint64_t nodes;  /* nodes reported by the threads' polls */
-  _Atomic uint64_t *busy;  /* 1 << BUSY_BITS marks (threads > 1) */
-  /* the current job, under 'mu' */
+  _Atomic int idle;        /* threads waiting for work */
   pthread_mutex_t mu;
-  pthread_cond_t wake, idle;
-  uint64_t job_occ;
-  int job_stm, job_ply;
-  unsigned job_gen;        /* bumped for each job */
-  int helpers;             /* helper threads started */
-  int running;             /* helpers not yet back from the job */
+  pthread_cond_t wake;     /* a split point opened or a helper left one */
+  split *open;             /* split points taking helpers, under 'mu' */
+  _Atomic unsigned events; /* bumped with each broadcast of 'wake' */
   int quit;
-  _Atomic int job_done;    /* the job is proved: everyone unwinds */
-  int job_result;
 } shared;
 
 /* The per-thread context. */
@@ -97,6 +131,8 @@ typedef struct vctx {
   uint64_t *killer;        /* per ply: the last winning move's mask */
   uint64_t nodes, nextpoll, reported;
   int stop;
+  split *sp;               /* the innermost split point this thread is in */
+  split *splits;           /* per ply: the split point this thread owns */
   pthread_t th;
   int started;
   const kn_solve_oracle *oracle; /* the calling thread's, or NULL */
@@ -120,8 +156,16 @@ static void poll_limits(vctx *s) {
   if (st && !LOAD(sh->stop)) STORE(sh->stop, st);
 }
 
+/* Whether 'sp' or a split point above it has been decided. */
+static inline int cut_off(split *sp) {
+  for (; sp; sp = sp->parent)
+    if (LOAD(sp->cut)) return 1;
+  return 0;
+}
+
 /* Counts a node and checks the limits (every POLL nodes), the shared stop
-** flag and the job (several threads); returns nonzero when stopped. */
+** flag and the split points above (several threads); returns nonzero when
+** stopped. */
 static inline int count_node(vctx *s) {
   shared *sh = s->sh;
   s->nodes++;
@@ -130,7 +174,7 @@ static inline int count_node(vctx *s) {
   } else {
     int st = LOAD(sh->stop);
     if (st) s->stop = st;
-    else if (LOAD(sh->job_done)) s->stop = STOP_JOB;
+    else if (cut_off(s->sp)) s->stop = STOP_CUT;
   }
   if (s->nodes >= s->nextpoll) {
     poll_limits(s);
@@ -174,27 +218,6 @@ static inline uint64_t canon(const shared *sh, uint64_t occ) {
   return best;
 }
 
-/* The busy table: a lossy set of the positions threads are searching. */
-static inline uint64_t busy_tag(uint64_t key, int stm) {
-  return key ^ (stm ? 0x9E3779B97F4A7C15ull : 0x5851F42D4C957F2Dull);
-}
-static inline _Atomic uint64_t *busy_slot(const shared *sh, uint64_t tag) {
-  return sh->busy + ((tag * 0xD6E8FEB86659FD93ull) >> (64 - BUSY_BITS));
-}
-static inline int busy_has(const shared *sh, uint64_t key, int stm) {
-  uint64_t t = busy_tag(key, stm);
-  return LOAD(*busy_slot(sh, t)) == t;
-}
-static inline void busy_enter(const shared *sh, uint64_t key, int stm) {
-  uint64_t t = busy_tag(key, stm);
-  STORE(*busy_slot(sh, t), t);
-}
-static inline void busy_leave(const shared *sh, uint64_t key, int stm) {
-  uint64_t t = busy_tag(key, stm);
-  _Atomic uint64_t *p = busy_slot(sh, t);
-  if (LOAD(*p) == t) STORE(*p, 0);
-}
-
 /* Pieces of 'colour' with at least one jump in the narrow 'occ'. */
 static int movers_of(const kn_board *b, uint64_t occ, int colour) {
   return kn_popcount(kn_movers64(b, occ, colour));
@@ -210,6 +233,10 @@ static inline int work_depth(uint64_t n) {
   return d;
 }
 
+static int solve64(vctx *s, uint64_t occ, int stm, int ply);
+static int split_search(vctx *s, uint64_t occ, int stm, int ply,
+                        const uint64_t *mk, int first, int n);
+
 /*
 ** Narrow jump-phase solver: 1 when 'stm' to move in 'occ' wins, else 0
 ** (also 0 when s->stop is set; the caller checks it before trusting).
@@ -218,9 +245,8 @@ static int solve64(vctx *s, uint64_t occ, int stm, int ply) {
   const kn_board *b = s->b;
   uint64_t *mk = s->mk + (size_t)ply * s->cap, key = 0, start;
   uint64_t ck[KN_MAX_MOVES];
-  char defer[KN_MAX_MOVES];
   int *k = s->key + (size_t)ply * s->cap;
-  int n, i, pieces, usett, par, pass;
+  int n, i, pieces, usett, par, after;
 
   if (count_node(s)) return 0;
 
@@ -272,8 +298,10 @@ static int solve64(vctx *s, uint64_t occ, int stm, int ply) {
   sort_moves(k, mk, NULL, n);
 
   /* 5. Enhanced transposition cutoffs: a child already proved lost. */
-  par = s->sh->nthreads > 1 && pieces >= PAR_MIN_PIECES;
-  if (pieces >= ETC_MIN_PIECES || par) {
+  after = pieces <= SPLIT_MAX_PIECES ? SPLIT_AFTER : SPLIT_AFTER_HIGH;
+  par = s->sh->nthreads > 1 && pieces >= SPLIT_MIN_PIECES && after > 0 &&
+        n > after + 1;
+  if (pieces >= ETC_MIN_PIECES) {
     for (i = 0; i < n; i++) {
       ck[i] = canon(s->sh, occ ^ mk[i]);
       kn_tt_prefetch(s->tt, ck[i], stm ^ 1);
@@ -290,32 +318,26 @@ static int solve64(vctx *s, uint64_t occ, int stm, int ply) {
   }
 
   /* 6. Recurse: a child the opponent loses proves the win. With several
-  ** threads, a child (but the first) that another thread is in waits
-  ** for a second pass, by when its result is often in the table. */
+  ** threads and an idle one, the children after the first go to a split
+  ** point. */
   start = s->nodes;
-  if (par) memset(defer, 0, (size_t)n);
-  for (pass = 0; pass < 1 + par; pass++) {
-    for (i = 0; i < n; i++) {
-      int w;
-      if (par) {
-        if (pass == 1 && !defer[i]) continue;
-        if (pass == 0 && i >= FIRST_SHARED &&
-            busy_has(s->sh, ck[i], stm ^ 1)) {
-          defer[i] = 1;
-          continue;
-        }
-        busy_enter(s->sh, ck[i], stm ^ 1);
-      }
-      w = solve64(s, occ ^ mk[i], stm ^ 1, ply + 1);
-      if (par) busy_leave(s->sh, ck[i], stm ^ 1);
+  for (i = 0; i < n; i++) {
+    int w;
+    if (i >= after && par && LOAD(s->sh->idle) > 0) {
+      w = split_search(s, occ, stm, ply, mk, i, n);
       if (s->stop) return 0;
-      if (!w) {
-        s->killer[ply] = mk[i];
-        if (usett)
-          kn_tt_store(s->tt, key, stm, KN_NOMOVE, 1,
-                      work_depth(s->nodes - start), KN_TT_EXACT);
-        return 1;
-      }
+      if (w) goto won;
+      break;
+    }
+    w = solve64(s, occ ^ mk[i], stm ^ 1, ply + 1);
+    if (s->stop) return 0;
+    if (!w) {
+      s->killer[ply] = mk[i];
+    won:
+      if (usett)
+        kn_tt_store(s->tt, key, stm, KN_NOMOVE, 1,
+                    work_depth(s->nodes - start), KN_TT_EXACT);
+      return 1;
     }
   }
   if (usett)
@@ -324,64 +346,138 @@ static int solve64(vctx *s, uint64_t occ, int stm, int ply) {
   return 0;
 }
 
-/* A helper thread: waits for a job, solves it, reports, until told to
-** quit. Its result counts only when it finishes before the others. */
-static void *helper_run(void *arg) {
-  vctx *s = (vctx *)arg;
-  shared *sh = s->sh;
-  unsigned seen = 0;
+/* Works at 'sp': takes its children one at a time until none is left,
+** the node is proved (then sets 'cut') or this thread must stop. */
+static void split_work(vctx *s, split *sp) {
   for (;;) {
-    uint64_t occ;
-    int stm, ply, w;
-    pthread_mutex_lock(&sh->mu);
-    while (!sh->quit && sh->job_gen == seen) pthread_cond_wait(&sh->wake, &sh->mu);
-    if (sh->quit) {
-      pthread_mutex_unlock(&sh->mu);
-      return NULL;
+    int i, w;
+    if (s->stop || LOAD(sp->cut)) return;
+    i = atomic_fetch_add_explicit(&sp->next, 1, memory_order_relaxed);
+    if (i >= sp->n) return;
+    w = solve64(s, sp->occ ^ sp->mk[i], sp->stm ^ 1, sp->ply + 1);
+    if (s->stop) return;
+    if (!w) {
+      s->killer[sp->ply] = sp->mk[i];
+      STORE(sp->cut, 1);
+      return;
     }
-    seen = sh->job_gen;
-    occ = sh->job_occ, stm = sh->job_stm, ply = sh->job_ply;
-    pthread_mutex_unlock(&sh->mu);
-    s->stop = 0;
-    w = solve64(s, occ, stm, ply);
-    pthread_mutex_lock(&sh->mu);
-    if (!s->stop && !LOAD(sh->job_done)) {
-      sh->job_result = w;
-      STORE(sh->job_done, 1);
-    }
-    if (--sh->running == 0) pthread_cond_signal(&sh->idle);
-    pthread_mutex_unlock(&sh->mu);
   }
 }
 
-/*
-** Solves the narrow jump position ('occ', 'stm') with every thread (see
-** 'shared'); with one thread, just solve64. Same contract as solve64.
-*/
-static int solve_job(vctx *s, uint64_t occ, int stm, int ply) {
-  shared *sh = s->sh;
-  int w;
-  if (sh->nthreads == 1) return solve64(s, occ, stm, ply);
-  pthread_mutex_lock(&sh->mu);
-  sh->job_occ = occ, sh->job_stm = stm, sh->job_ply = ply;
-  STORE(sh->job_done, 0);
-  sh->job_gen++;
-  sh->running = sh->helpers;
-  pthread_cond_broadcast(&sh->wake);
-  pthread_mutex_unlock(&sh->mu);
-  w = solve64(s, occ, stm, ply);
-  pthread_mutex_lock(&sh->mu);
-  if (!s->stop && !LOAD(sh->job_done)) {
-    sh->job_result = w;
-    STORE(sh->job_done, 1);
+/* An open split point with children left, under 'below' when that is not
+** NULL (the highest such, for the biggest work); under sh->mu. */
+static split *find_open(shared *sh, split *below) {
+  split *sp, *best = NULL;
+  for (sp = sh->open; sp; sp = sp->link) {
+    split *up = sp;
+    if (LOAD(sp->next) >= sp->n || LOAD(sp->cut)) continue;
+    if (below) {
+      while (up && up != below) up = up->parent;
+      if (!up) continue;
+    }
+    if (!best || sp->ply < best->ply) best = sp;
   }
-  while (sh->running > 0) pthread_cond_wait(&sh->idle, &sh->mu);
-  w = sh->job_result;
-  STORE(sh->job_done, 0); /* every helper is idle again */
+  return best;
+}
+
+/* Waits (under sh->mu) for a broadcast of sh->wake, spinning a while
+** first (SPIN), counted in sh->idle meanwhile. */
+static void wait_event(shared *sh) {
+  unsigned e = LOAD(sh->events);
+  int i;
+  atomic_fetch_add(&sh->idle, 1);
   pthread_mutex_unlock(&sh->mu);
-  if (s->stop == STOP_JOB) s->stop = 0;
-  if (LOAD(sh->stop)) s->stop = LOAD(sh->stop);
-  return s->stop ? 0 : w;
+  for (i = 0; i < SPIN && LOAD(sh->events) == e; i++) cpu_relax();
+  pthread_mutex_lock(&sh->mu);
+  if (LOAD(sh->events) == e && !sh->quit) pthread_cond_wait(&sh->wake, &sh->mu);
+  atomic_fetch_sub(&sh->idle, 1);
+}
+
+/* Wakes the waiting threads (under sh->mu). */
+static void signal_event(shared *sh) {
+  atomic_fetch_add(&sh->events, 1);
+  pthread_cond_broadcast(&sh->wake);
+}
+
+/* Joins 'sp' (under sh->mu, which it releases while working and takes
+** back), works there, and leaves; the caller's own split point is 'home'
+** (NULL for a helper): a cut at or below 'sp' but not at 'home' or above
+** is not this thread's concern any more. */
+static void split_join(vctx *s, split *sp, split *home) {
+  shared *sh = s->sh;
+  sp->helpers++;
+  pthread_mutex_unlock(&sh->mu);
+  s->sp = sp;
+  split_work(s, sp);
+  s->sp = home;
+  if (s->stop == STOP_CUT && !cut_off(home)) s->stop = 0;
+  pthread_mutex_lock(&sh->mu);
+  if (--sp->helpers == 0) signal_event(sh);
+}
+
+/*
+** The children first..n-1 of the node ('occ', 'stm') at 'ply', whose masks
+** are 'mk', searched by this thread and any that join: 1 when one of them
+** is lost for the opponent, else 0 (also 0 with s->stop set when stopped,
+** STOP_CUT when a split point above was decided meanwhile).
+*/
+static int split_search(vctx *s, uint64_t occ, int stm, int ply,
+                        const uint64_t *mk, int first, int n) {
+  shared *sh = s->sh;
+  split *sp = &s->splits[ply], **pp;
+  sp->parent = s->sp;
+  sp->occ = occ, sp->stm = stm, sp->ply = ply, sp->n = n;
+  sp->helpers = 0;
+  atomic_init(&sp->next, first);
+  atomic_init(&sp->cut, 0);
+  memcpy(sp->mk, mk, (size_t)n * sizeof *mk);
+  pthread_mutex_lock(&sh->mu);
+  sp->link = sh->open;
+  sh->open = sp;
+  signal_event(sh);
+  pthread_mutex_unlock(&sh->mu);
+
+  s->sp = sp;
+  split_work(s, sp);
+  if (s->stop == STOP_CUT && !cut_off(sp->parent)) s->stop = 0;
+
+  /* Close it; help below it until the helpers are out. */
+  pthread_mutex_lock(&sh->mu);
+  for (pp = &sh->open; *pp != sp; pp = &(*pp)->link) {
+  }
+  *pp = sp->link;
+  while (sp->helpers > 0) {
+    split *j = s->stop ? NULL : find_open(sh, sp);
+    if (j) {
+      split_join(s, j, sp);
+      continue;
+    }
+    wait_event(sh);
+  }
+  pthread_mutex_unlock(&sh->mu);
+  s->sp = sp->parent;
+  if (s->stop == STOP_CUT && !cut_off(sp->parent)) s->stop = 0;
+  if (!s->stop && LOAD(sh->stop)) s->stop = LOAD(sh->stop);
+  if (!s->stop && cut_off(sp->parent)) s->stop = STOP_CUT;
+  return s->stop ? 0 : LOAD(sp->cut);
+}
+
+/* A helper thread: joins open split points until told to quit. */
+static void *helper_run(void *arg) {
+  vctx *s = (vctx *)arg;
+  shared *sh = s->sh;
+  pthread_mutex_lock(&sh->mu);
+  while (!sh->quit) {
+    split *j = find_open(sh, NULL);
+    if (j) {
+      s->stop = 0;
+      split_join(s, j, NULL);
+      continue;
+    }
+    wait_event(sh);
+  }
+  pthread_mutex_unlock(&sh->mu);
+  return NULL;
 }
 
 /*
@@ -398,7 +494,7 @@ static int solve_any(vctx *s, kn_pos *p, int ply, kn_move *best) {
 
   if (best) *best = KN_NOMOVE;
   if (!best && b->narrow && kn_pos_phase(b, p) == KN_JUMP)
-    return solve_job(s, p->occ.w[0], p->stm, ply);
+    return solve64(s, p->occ.w[0], p->stm, ply);
 
   if (count_node(s)) return 0;
 
@@ -497,10 +593,16 @@ static int ctx_init(vctx *s, shared *sh, const kn_pos *p, int id) {
   s->mk = malloc((size_t)s->maxply * s->cap * sizeof *s->mk);
   s->key = malloc((size_t)s->maxply * s->cap * sizeof *s->key);
   s->killer = calloc((size_t)s->maxply, sizeof *s->killer);
+  if (sh->nthreads > 1) {
+    s->splits = malloc((size_t)s->maxply * sizeof *s->splits);
+    if (!s->splits) return -1;
+  }
   return s->mk && s->key && s->killer ? 0 : -1;
 }
 
-static void ctx_free(vctx *s) { free(s->mk), free(s->key), free(s->killer); }
+static void ctx_free(vctx *s) {
+  free(s->mk), free(s->key), free(s->killer), free(s->splits);
+}
 
 int kn_solve(const kn_board *b, const kn_pos *p, kn_tt *tt,
              const kn_limits *lim, kn_solve_result *r) {
@@ -551,30 +653,22 @@ static int solve_run(const kn_board *b, const kn_pos *p, kn_tt *tt,
   }
   for (t = 0; t < nthreads; t++) fail |= ctx_init(&ts[t], &sh, p, t);
   if (nthreads == 1) ts[0].oracle = o;
-  if (nthreads > 1) {
-    sh.busy = calloc((size_t)1 << BUSY_BITS, sizeof *sh.busy);
-    fail |= !sh.busy;
-  }
   if (fail) goto done;
   if (nthreads > 1) {
     pthread_mutex_init(&sh.mu, NULL);
     pthread_cond_init(&sh.wake, NULL);
-    pthread_cond_init(&sh.idle, NULL);
-    for (t = 1; t < nthreads; t++) {
+    for (t = 1; t < nthreads; t++)
       ts[t].started = pthread_create(&ts[t].th, NULL, helper_run, &ts[t]) == 0;
-      sh.helpers += ts[t].started;
-    }
   }
   if (lim->stop.fn && lim->stop.fn(lim->stop.ud)) ts[0].stop = KN_STOP_USER;
   w = ts[0].stop ? 0 : solve_any(&ts[0], &q, 0, &r->move);
   if (nthreads > 1) {
     pthread_mutex_lock(&sh.mu);
     sh.quit = 1;
-    pthread_cond_broadcast(&sh.wake);
+    signal_event(&sh);
     pthread_mutex_unlock(&sh.mu);
     for (t = 1; t < nthreads; t++)
       if (ts[t].started) pthread_join(ts[t].th, NULL);
-    pthread_cond_destroy(&sh.idle);
     pthread_cond_destroy(&sh.wake);
     pthread_mutex_destroy(&sh.mu);
   }
@@ -584,7 +678,7 @@ static int solve_run(const kn_board *b, const kn_pos *p, kn_tt *tt,
   if (!ts[0].stop) r->win = w;
 done:
   for (t = 0; t < nthreads; t++) ctx_free(&ts[t]);
-  free(ts), free(sh.sym), free((void *)sh.busy);
+  free(ts), free(sh.sym);
   if (fail) return -1;
   return r->stopped == KN_STOP_ERROR ? -1 : 0;
 }

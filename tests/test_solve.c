@@ -212,6 +212,39 @@ static void threads_agree_from_the_start(void **state) {
     }
 }
 
+/* Threads stopped by the node limit in the middle of split points leave
+** only proved results in the table: solving on with that table (one
+** thread, or two) gives the fresh result on 5x6 free. */
+static void threads_stopped_leave_the_table_exact(void **state) {
+  kn_board b;
+  kn_pos p;
+  kn_limits lim;
+  kn_solve_result want, r;
+  kn_tt *tt = kn_tt_new(4);
+  static const uint64_t limits[] = {5000, 20000, 60000, 150000};
+  (void)state;
+  assert_non_null(tt);
+  board_free_first(&b, 5, 6);
+  kn_pos_start(&b, &p);
+  memset(&lim, 0, sizeof lim);
+  assert_int_equal(kn_solve(&b, &p, tt, &lim, &want), 0);
+  for (int t = 2; t <= 3; t++)
+    for (size_t i = 0; i < sizeof limits / sizeof *limits; i++) {
+      kn_tt_clear(tt);
+      lim.nodes = limits[i];
+      assert_int_equal(kn_solve_threads(&b, &p, tt, &lim, t, &r), 0);
+      assert_int_equal(r.stopped, KN_STOP_LIMIT);
+      assert_int_equal(r.win, -1);
+      lim.nodes = 0;
+      assert_int_equal(kn_solve_threads(&b, &p, tt, &lim, 1 + (int)(i & 1), &r), 0);
+      if (r.win != want.win || r.move != want.move)
+        fail_msg("%d threads stopped at %llu nodes, then: win %d move %u, fresh: "
+                 "win %d move %u", t, (unsigned long long)limits[i], r.win,
+                 (unsigned)r.move, want.win, (unsigned)want.move);
+    }
+  kn_tt_free(tt);
+}
+
 static void brainking_6x6_is_a_loss_for_black(void **state) {
   kn_board b;
   kn_pos p;
@@ -305,6 +338,7 @@ int main(void) {
       cmocka_unit_test(solver_matches_brute_force_on_small_boards),
       cmocka_unit_test(solver_matches_brute_force_on_late_games),
       cmocka_unit_test(threads_agree_from_the_start),
+      cmocka_unit_test(threads_stopped_leave_the_table_exact),
       cmocka_unit_test(brainking_6x6_is_a_loss_for_black),
       cmocka_unit_test(limits_and_stop_are_honoured),
   };
