@@ -94,10 +94,36 @@ T["a game's JSON made in pieces as it ends is the JSON of the whole entry"] = fu
     local mid, tail = viewer.entry_parts(e)
     local want = tjson.encode(e, { compact = true })
     assert(viewer.entry_json(mid, tail, e.b, e.w) == want, "entry " .. i .. ": " .. want)
+    -- inside the page: as page() would write the whole entry
+    assert(viewer.entry_script(mid, tail, e.b, e.w) == viewer.json(e), "entry " .. i)
     -- and the page reads it back
     local back = tjson.decode(viewer.entry_json(mid, tail, 5, 6))
     assert(back.b == 5 and back.w == 6 and back.y == e.y and back.m == e.m and back.n == e.n)
   end
+end
+
+T["the page in pieces is the page; its data holds the games given as texts"] = function()
+  local viewer = require "konane.report.viewer"
+  local data = viewer.new_data()
+  data.bots[1], data.bots[2] = "a<b>", "c&d"
+  local games = { { b = 0, w = 1, r = "1-0", t = "normal", m = "d5 e5", n = 1, y = "<x>" },
+                  { b = 1, w = 0, r = "0-1", t = "normal", m = "", n = 2 } }
+  local texts = {}
+  for i, e in ipairs(games) do
+    local mid, tail = viewer.entry_parts(e)
+    texts[i] = viewer.entry_script(mid, tail, e.b, e.w)
+    data.games[i] = e
+  end
+  local whole = viewer.page("t", "<p>body</p>", data)
+  data.games = nil
+  local parts = viewer.page_parts("t", "<p>body</p>", data, texts)
+  assert(table.concat(parts) == whole)
+  assert(#parts > 10, "the games are pieces of their own")
+  -- no games: an empty list
+  data.games = tjson.list {}
+  whole = viewer.page("t", "", data)
+  data.games = nil
+  assert(table.concat(viewer.page_parts("t", "", data, {})) == whole)
 end
 
 T["a resumed tournament's report has the games of the journal and the new ones"] = function()

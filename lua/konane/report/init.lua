@@ -271,10 +271,9 @@ local function read_games(dir)
   return c
 end
 
---- build(dir [, opts]) -> html, or nil and a message: the report of the tournament in 'dir',
--- from DIR/results.json and DIR/games.pgn, or with opts.games (a collector, see above) from the
--- games gathered there instead of games.pgn.
-function M.build(dir, opts)
+--- build_parts(dir [, opts]) -> list of texts (the page in pieces), or nil and a message: see
+-- build.
+function M.build_parts(dir, opts)
   local rtext, rerr = read_file(dir .. "/results.json")
   if not rtext then return nil, "cannot read results: " .. tostring(rerr) end
   local res, jerr = json.decode(rtext, dir .. "/results.json")
@@ -311,9 +310,8 @@ function M.build(dir, opts)
   -- the games' JSON from their pieces, with the bots' numbers of the page
   local texts = {}
   for k, item in ipairs(games) do
-    texts[k] = viewer.entry_json(item.mid, item.tail, remap[item.b], remap[item.w])
+    texts[k] = viewer.entry_script(item.mid, item.tail, remap[item.b], remap[item.w])
   end
-  data.games = json.raw("[" .. table.concat(texts, ",") .. "]")
   if #data.boards == 0 then data.boards[1] = res.board or "8x8" end
   if #data.starts == 0 then data.starts[1] = require("konane").new():fen() end
   local body = table.concat {
@@ -325,14 +323,23 @@ function M.build(dir, opts)
       .. "(#game=12&amp;ply=20) opens a game at a ply.</p></section>",
   }
   local name = dir:gsub("/+$", ""):match("([^/]+)$") or dir
-  return viewer.page("Tournament " .. name, body, viewer.finish(data))
+  return viewer.page_parts("Tournament " .. name, body, viewer.finish(data), texts)
+end
+
+--- build(dir [, opts]) -> html, or nil and a message: the report of the tournament in 'dir',
+-- from DIR/results.json and DIR/games.pgn, or with opts.games (a collector, see above) from the
+-- games gathered there instead of games.pgn.
+function M.build(dir, opts)
+  local parts, err = M.build_parts(dir, opts)
+  if not parts then return nil, err end
+  return table.concat(parts)
 end
 
 --- save(dir [, opts]): builds the report (opts as for build) and saves it as DIR/report.html (through a temporary file and
 -- a rename, so a failed write never leaves half a page). Raises "cannot write PATH: reason" or
 -- the reason the report cannot be built.
 function M.save(dir, opts)
-  local html, err = M.build(dir, opts)
+  local html, err = M.build_parts(dir, opts) -- written piece by piece
   if not html then error(err, 0) end
   local path = dir .. "/" .. M.FILE
   require("konane.tournament.files").write_atomic(path, html)

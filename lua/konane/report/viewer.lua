@@ -315,19 +315,47 @@ function M.json(data)
   end))
 end
 
---- page(title, body, data) -> text: a whole self-contained HTML page: the styles, 'body', the
--- data as JSON and the scripts, nothing loaded from anywhere.
-function M.page(title, body, data)
-  return table.concat {
+-- Where the games go in the page data's JSON when they come as a list of texts (page_parts):
+-- control bytes, which encode never leaves in its text.
+local GAMES_MARK = "\1games\1"
+
+--- page_parts(title, body, data [, games]) -> list of texts: the page of page() in pieces,
+-- whose concatenation is the page. 'games' (optional): the JSON texts of data.games' entries
+-- (entry_json, each already safe inside <script>), put into the data in place of data.games
+-- without joining them: a large tournament's page is written piece by piece, never copied
+-- whole.
+function M.page_parts(title, body, data, games)
+  local parts = {
     '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width,initial-scale=1">',
     "<title>", svg.escape(title), "</title><style>", M.CSS, "</style>",
     "<script>", M.TRAP, "</script></head><body><main>",
     body,
     '<pre id="errors" data-count="0"></pre>',
-    '</main><script type="application/json" id="kn-data">', M.json(data), "</script>",
-    "<script>", M.JS, "</script></body></html>\n",
+    '</main><script type="application/json" id="kn-data">',
   }
+  if games then
+    data.games = json.raw(GAMES_MARK)
+    local before, after = M.json(data):match("^(.-)" .. GAMES_MARK .. "(.*)$")
+    parts[#parts + 1] = before .. "["
+    for i, text in ipairs(games) do
+      parts[#parts + 1] = i > 1 and "," or ""
+      parts[#parts + 1] = text
+    end
+    parts[#parts + 1] = "]" .. after
+  else
+    parts[#parts + 1] = M.json(data)
+  end
+  for _, text in ipairs { "</script>", "<script>", M.JS, "</script></body></html>\n" } do
+    parts[#parts + 1] = text
+  end
+  return parts
+end
+
+--- page(title, body, data) -> text: a whole self-contained HTML page: the styles, 'body', the
+-- data as JSON and the scripts, nothing loaded from anywhere.
+function M.page(title, body, data)
+  return table.concat(M.page_parts(title, body, data))
 end
 
 -- The start position text of the variant's own start on a board (cached in 'data').
@@ -406,9 +434,21 @@ function M.entry_parts(e)
   return members(e, MID_KEYS), members(e, TAIL_KEYS)
 end
 
+-- JSON text made safe inside a <script> element, as M.json does.
+local function script_safe(text)
+  if not text:find("[<>&]") then return text end
+  return (text:gsub("[<>&]", function(c) return ("\\u%04x"):format(c:byte()) end))
+end
+
 --- entry_json(mid, tail, b, w) -> the JSON of an entry from entry_parts' pieces and its bots.
 function M.entry_json(mid, tail, b, w)
   return '{"b": ' .. b .. mid .. ',"w": ' .. w .. tail .. "}"
+end
+
+--- entry_script(mid, tail, b, w) -> entry_json's text made safe inside a <script> element
+-- ('<', '>' and '&' as \u escapes, as page() writes its data).
+function M.entry_script(mid, tail, b, w)
+  return '{"b": ' .. b .. script_safe(mid) .. ',"w": ' .. w .. script_safe(tail) .. "}"
 end
 
 --- new_data() -> the empty page data (bots, boards, starts, games lists).

@@ -67,8 +67,16 @@ end
 -- Writes 'text' to the open file 'f' (and flushes it to the kernel); with 'sync', also puts
 -- it on disk. true, or nil and the reason.
 local function put(f, text, sync)
-  local ok, err = f:write(text)
-  if not ok then return nil, err end
+  local ok, err
+  if type(text) == "table" then -- a list of pieces, written in order
+    for _, piece in ipairs(text) do
+      ok, err = f:write(piece)
+      if not ok then return nil, err end
+    end
+  else
+    ok, err = f:write(text)
+    if not ok then return nil, err end
+  end
   ok, err = f:flush()
   if not ok then return nil, err end
   local c = core()
@@ -81,7 +89,8 @@ end
 
 local clock = require("konane.util").now
 
--- write_atomic(path, text): replaces the file at 'path' with 'text', or raises "cannot write
+-- write_atomic(path, text): replaces the file at 'path' with 'text' (a string, or a list of
+-- strings written one after the other), or raises "cannot write
 -- PATH: reason" leaving the old file untouched (the temporary file is removed).
 function M.write_atomic(path, text)
   local tmp = path .. ".tmp"
