@@ -141,6 +141,56 @@ void kn_features(const kn_board *b, const kn_pos *p, int mymoves,
   }
 }
 
+/* The legal moves of 'colour' in a narrow jump-phase occupancy, and in
+** '*movers' how many of its pieces have one: kn_count64 and kn_movers64
+** in one pass (a mover is the origin of a first jump). */
+static inline int count_movers64(const kn_board *b, uint64_t occ, int colour,
+                                 int *movers) {
+  const uint64_t own = occ & b->side[colour].w[0];
+  const uint64_t opp = occ & b->side[colour ^ 1].w[0];
+  const uint64_t emp = b->all.w[0] & ~occ;
+  const int c = b->cols;
+  uint64_t t, o, mv = 0;
+  int n = 0;
+  o = (opp << c) & emp; /* north */
+  t = ((own & b->jump[0].w[0]) << 2 * c) & o;
+  mv |= t >> 2 * c;
+  for (; t; t = ((t & b->jump[0].w[0]) << 2 * c) & o) n += kn_popcount(t);
+  o = (opp << 1) & emp; /* east */
+  t = ((own & b->jump[1].w[0]) << 2) & o;
+  mv |= t >> 2;
+  for (; t; t = ((t & b->jump[1].w[0]) << 2) & o) n += kn_popcount(t);
+  o = (opp >> c) & emp; /* south */
+  t = ((own & b->jump[2].w[0]) >> 2 * c) & o;
+  mv |= t << 2 * c;
+  for (; t; t = ((t & b->jump[2].w[0]) >> 2 * c) & o) n += kn_popcount(t);
+  o = (opp >> 1) & emp; /* west */
+  t = ((own & b->jump[3].w[0]) >> 2) & o;
+  mv |= t << 2;
+  for (; t; t = ((t & b->jump[3].w[0]) >> 2) & o) n += kn_popcount(t);
+  *movers = kn_popcount(mv);
+  return n;
+}
+
+int kn_eval64(const kn_board *b, uint64_t occ, int stm, const kn_weights *w,
+              int *moves) {
+  if (!w->w[KN_F_SAFE] && !w->w[KN_F_ATTACKED] && !w->w[KN_F_POTENTIAL]) {
+    int mm, om, m = count_movers64(b, occ, stm, &mm);
+    int o = count_movers64(b, occ, stm ^ 1, &om);
+    *moves = m;
+    return w->w[KN_F_MOBILITY] * (m - o) + w->w[KN_F_TEMPO] +
+           w->w[KN_F_MOVERS] * (mm - om);
+  }
+  {
+    kn_pos p;
+    memset(&p, 0, sizeof p);
+    p.occ.w[0] = occ;
+    p.stm = stm;
+    *moves = kn_count64(b, occ, stm);
+    return kn_eval(b, &p, w, *moves);
+  }
+}
+
 /* The evaluation of 'p' for its side to move (see eval.h). The common
 ** case (only mobility, movers and tempo weighted, narrow jump phase)
 ** takes the short path of two counts and two mover sets. */

@@ -50,6 +50,13 @@ void kn_features(const kn_board *b, const kn_pos *p, int mymoves,
 int kn_eval(const kn_board *b, const kn_pos *p, const kn_weights *w,
             int mymoves);
 
+/* kn_eval of the narrow (b->narrow) jump-phase position ('occ', 'stm'),
+** at least two squares empty, with the side to move's legal move count
+** in '*moves' (0: it has lost, the score means nothing): the search's
+** horizon in one pass over each colour's jumps. */
+int kn_eval64(const kn_board *b, uint64_t occ, int stm, const kn_weights *w,
+              int *moves);
+
 /* Pieces of 'colour' with at least one jump in the jump phase. */
 int kn_movers(const kn_board *b, const kn_pos *p, int colour);
 

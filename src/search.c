@@ -154,7 +154,16 @@ static int count_moves(const sctx *s) {
 /* A horizon node: a loss when there is no move, else the evaluation
 ** (built-in, or the caller's callback, clamped below the proven range). */
 static int leaf(sctx *s, int ply) {
-  int n = count_moves(s), v;
+  int n, v;
+  if (s->b->narrow && !s->o->eval.fn) {
+    uint64_t e = s->b->all.w[0] & ~s->pos.occ.w[0];
+    if (e & (e - 1)) {
+      v = kn_eval64(s->b, s->pos.occ.w[0], s->pos.stm, &s->o->weights, &n);
+      if (n == 0) return -(KN_WIN - ply);
+      return v > KN_EVAL_MAX ? KN_EVAL_MAX : v < -KN_EVAL_MAX ? -KN_EVAL_MAX : v;
+    }
+  }
+  n = count_moves(s);
   if (n == 0) return -(KN_WIN - ply);
   if (s->o->eval.fn) {
     if (s->o->eval.fn(s->o->eval.ud, s->b, &s->pos, &v)) {

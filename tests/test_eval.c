@@ -120,9 +120,22 @@ static void features_match_the_move_list(void **state) {
           kn_weights_default(&w);
           for (i = 0; i < KN_NWEIGHTS; i++) sum += w.w[i] * f[i];
           assert_int_equal(kn_eval(&b, &p, &w, -1), sum);
+          if (b.narrow && kn_pos_empties(&b, &p) >= 2) {
+            /* the search's one-pass horizon: the same score and count */
+            int m = -1;
+            w.w[KN_F_TEMPO] = -41;
+            assert_int_equal(kn_eval64(&b, p.occ.w[0], p.stm, &w, &m),
+                             kn_eval(&b, &p, &w, -1));
+            assert_int_equal(m, n);
+          }
           for (i = 0; i < KN_NWEIGHTS; i++) w.w[i] = 3 + 7 * i;
           for (full = 0, i = 0; i < KN_NWEIGHTS; i++) full += w.w[i] * f[i];
           assert_int_equal(kn_eval(&b, &p, &w, -1), full);
+          if (b.narrow && kn_pos_empties(&b, &p) >= 2) {
+            int m = -1;
+            assert_int_equal(kn_eval64(&b, p.occ.w[0], p.stm, &w, &m), full);
+            assert_int_equal(m, n);
+          }
           checked++;
         }
         if (n == 0) break;
