@@ -3,6 +3,8 @@
 local konane = require "konane"
 local annotate = require "konane.annotate"
 local pgn = konane.pgn
+-- the host running these tests (build/ or build-asan/), quoted for sh
+local HOST = "'" .. konane.core.exe_path():gsub("'", "'\\''") .. "'"
 
 local T = {}
 
@@ -140,7 +142,7 @@ end
 T["scripts/annotate.lua: bad input is a clear error with exit status 2"] = function()
   local dir = sh("mktemp -d"):gsub("%s+$", "")
   local function run(args)
-    local out = sh("build/konane scripts/annotate.lua " .. args .. " 2>&1; echo rc=$?")
+    local out = sh(HOST .. " scripts/annotate.lua " .. args .. " 2>&1; echo rc=$?")
     return out, tonumber(out:match("rc=(%d+)%s*$"))
   end
   local out, rc = run(dir .. "/missing.pgn")

@@ -166,8 +166,8 @@ T["an annotated game's page shows the ply from its address and the graph jumps"]
   assert(#rec.moves >= 12, "a long enough game")
   rec.comments = {}
   write(dir .. "/g.pgn", pgn.write(rec))
-  local out = sh(("build/konane scripts/annotate.lua %s/g.pgn --depth 3 --html %s/g.html "
-    .. "--out %s/a.pgn 2>&1; echo rc=$?"):format(dir, dir, dir))
+  local out = sh(("%s scripts/annotate.lua %s/g.pgn --depth 3 --html %s/g.html "
+    .. "--out %s/a.pgn 2>&1; echo rc=$?"):format(H.sh_quote(konane.core.exe_path()), dir, dir, dir))
   assert(out:match("rc=0%s*$"), out)
   local fens = engine_fens(rec)
   local lines, dom = drive(dir .. "/g.html", "#ply=10", SHOW .. [[

@@ -17,6 +17,7 @@ local function sh(cmd)
 end
 
 local tmpdir, read = H.tmpdir, H.read
+local HOST = H.sh_quote(konane.core.exe_path()) -- build/ or build-asan/
 
 local function run(o)
   o.progress = false
@@ -175,7 +176,7 @@ T["scripts/report.lua rebuilds the report of merged shards"] = function()
   end
   tournament.merge({ base .. "/s1", base .. "/s2" }, base .. "/m", function() end)
   os.remove(base .. "/m/report.html")
-  local out = sh(("build/konane scripts/report.lua %s/m 2>&1; echo rc=$?"):format(base))
+  local out = sh(("%s scripts/report.lua %s/m 2>&1; echo rc=$?"):format(HOST, base))
   assert(out:match("rc=0%s*$"), out)
   local data = page_data(read(base .. "/m/report.html"))
   local records = assert(konane.pgn.read_file(base .. "/m/games.pgn"))
@@ -184,9 +185,9 @@ T["scripts/report.lua rebuilds the report of merged shards"] = function()
   for _, e in ipairs(data.games) do ns[#ns + 1] = e.n end
   assert(table.concat(ns, " ") == "1 2 3 4", "games in schedule order: " .. table.concat(ns, " "))
   -- a directory without results: status 1 and the reason; no directory given: status 2
-  out = sh(("build/konane scripts/report.lua %s/nothing 2>&1; echo rc=$?"):format(base))
+  out = sh(("%s scripts/report.lua %s/nothing 2>&1; echo rc=$?"):format(HOST, base))
   assert(out:match("rc=1%s*$") and out:find("results.json", 1, true), out)
-  out = sh("build/konane scripts/report.lua 2>&1; echo rc=$?")
+  out = sh(HOST .. " scripts/report.lua 2>&1; echo rc=$?")
   assert(out:match("rc=2%s*$") and out:find("Usage", 1, true), out)
   sh("rm -rf '" .. base .. "'")
 end
