@@ -5,6 +5,7 @@
 */
 #define _POSIX_C_SOURCE 200809L
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +41,7 @@ kn_game *lk_new_game(lua_State *L, int board_idx) {
   lboard *lb = (lboard *)luaL_checkudata(L, board_idx, BOARD_MT);
   board_idx = lua_absindex(L, board_idx);
   kn_game *g = (kn_game *)lua_newuserdatauv(L, sizeof(kn_game), 1);
-  memset(g, 0, sizeof *g);
+  memset(g, 0, offsetof(kn_game, cache)); /* the move cache is filled before it is read */
   g->b = &lb->b;
   g->variant = lb->variant;
   g->ncache = -1;
@@ -372,8 +373,33 @@ static int l_last(lua_State *L) {
   return 1;
 }
 
+/*
+** g:clone([into]) -> an independent copy of g (same board, start, position and
+** history). With 'into' (an earlier clone: a game sharing the board) the copy is
+** made in it, without a new game: a referee handing a copy to a player at every
+** move makes no garbage.
+*/
 static int l_clone(lua_State *L) {
   kn_game *g = check_game(L, 1);
+  if (!lua_isnoneornil(L, 2)) {
+    kn_game *t = check_game(L, 2);
+    luaL_argcheck(L, t->b == g->b, 2, "a clone of this game expected (the same board)");
+    if (t != g) {
+      if (t->cap < g->nhist) {
+        kn_move *h = (kn_move *)realloc(t->hist, (size_t)g->nhist * sizeof *h);
+        if (!h) return luaL_error(L, "not enough memory to clone the game");
+        t->hist = h;
+        t->cap = g->nhist;
+      }
+      if (g->nhist) memcpy(t->hist, g->hist, (size_t)g->nhist * sizeof *t->hist);
+      t->nhist = g->nhist;
+      t->start = g->start;
+      t->pos = g->pos;
+      t->ncache = -1;
+    }
+    lua_settop(L, 2);
+    return 1;
+  }
   lk_push_board(L, 1);
   kn_game *c = lk_new_game(L, -1);
   c->start = g->start;

@@ -277,7 +277,15 @@ local function run_game(st, opts)
     -- what a move may take past its limit and still count: the grace (pipe and scheduling
     -- latency) plus the caller's margin (a machine that stalls processes)
     local grace = (clk.grace or (limit < math.huge and 0.01 + 0.05 * limit or 0)) + clk.margin
-    local view = b.ugi and g or g:clone() -- a process player only reads the moves
+    -- what the player sees: a process player only reads the moves; a built-in bot (trusted,
+    -- keeps no game between moves) gets the same copy of its own each move, refreshed in place
+    -- (no garbage per move); a bot table of the caller's a fresh copy
+    local view
+    if b.ugi then view = g
+    elseif b.builtin then
+      view = st.views[side]
+      if view then g:clone(view) else view = g:clone(); st.views[side] = view end
+    else view = g:clone() end
     local clk_arg = { time = limit, game_time = left[side], increment = clk.increment,
                       opponent_time = left[OTHER[side]], ply = g:ply() + 1, grace = grace }
     local t0 = clock()
@@ -393,7 +401,7 @@ function M.play(black, white, opts)
   local clk = check_options(opts)
   local bots = make_players(black, white)
   local g, record = setup(opts)
-  local st = { game = g, record = record, bots = bots, clk = clk, used = { black = 0, white = 0 },
+  local st = { game = g, record = record, bots = bots, clk = clk, used = { black = 0, white = 0 }, views = {},
                names = { black = tostring(bots.black.name), white = tostring(bots.white.name) } }
   local ok, err = pcall(run_game, st, opts)
   if ok and not st.loser then

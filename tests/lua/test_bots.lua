@@ -149,6 +149,33 @@ T["an illegal move, an error, a bad answer or a resignation loses the game with 
   end
 end
 
+T["g:clone(into) copies a game into an earlier clone; a built-in bot's copy never moves the referee"] = function()
+  local g = konane.new { rows = 6, cols = 6 }
+  for _ = 1, 3 do g:play(g:moves()[1]) end
+  local v = g:clone()
+  v:undo(); v:undo()
+  assert(g:clone(v) == v and v == g and v:ply() == 3)
+  assert(table.concat(v:history(), " ") == table.concat(g:history(), " "))
+  v:play(v:moves()[1])
+  assert(g:ply() == 3 and v:ply() == 4, "the copy is independent")
+  local ok, err = pcall(g.clone, g, konane.new { rows = 4, cols = 4 })
+  assert(not ok and tostring(err):find("a clone of this game expected", 1, true), tostring(err))
+  -- a built-in bot that leaves moves played on its copy: the next copy is the real position
+  local random = konane.bot("random:seed=3")
+  local choose = random.choose
+  random.choose = function(b, game, clock)
+    local m = choose(b, game, clock)
+    local mine = game:clone()
+    game:play(game:moves()[1]) -- left on the copy
+    assert(mine:ply() == game:ply() - 1)
+    return m
+  end
+  local rec = konane.play(random, "greedy", { rows = 6, cols = 6, seed = 1 })
+  assert(rec.termination == "normal", tostring(rec.reason))
+  local replay = konane.pgn.replay(rec)
+  assert(replay:over() and replay:ply() == #rec.moves)
+end
+
 T["a bot answering a table with a move field and a comment is accepted"] = function()
   local b = { name = "tabular", choose = function(_, g) return { move = g:moves()[1], score = 7 } end }
   local rec = konane.play(b, "greedy", { seed = 1 })
