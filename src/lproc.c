@@ -538,10 +538,18 @@ static int l_process_pid(lua_State *L) {
 /* p:write(s): writes all of 's' to the child's stdin. SIGPIPE is ignored
 ** during the call, so a child that died gives nil and a message instead of
 ** killing this process. */
+/*
+** p:write(text [, timeout]) -> true, or nil and a message. Without 'timeout' the
+** write blocks until the child has taken the text; with it (seconds), a child
+** that does not read its input (a full pipe) makes the write give up after that
+** long with "the process does not read its input": a player that stops reading
+** can never hang its referee.
+*/
 static int l_process_write(lua_State *L) {
   lprocess *p = check_process(L, 1);
   size_t len;
   const char *s = luaL_checklstring(L, 2, &len);
+  double timeout = luaL_optnumber(L, 3, -1);
   if (p->wfd < 0) {
     lua_pushnil(L);
     lua_pushliteral(L, "the process has no input pipe (closed)");
@@ -552,21 +560,40 @@ static int l_process_write(lua_State *L) {
   ign.sa_handler = SIG_IGN;
   sigemptyset(&ign.sa_mask);
   sigaction(SIGPIPE, &ign, &old);
+  int flags = -1;
+  double deadline = 0;
+  if (timeout >= 0) {
+    flags = fcntl(p->wfd, F_GETFL);
+    if (flags >= 0) fcntl(p->wfd, F_SETFL, flags | O_NONBLOCK);
+    deadline = lk_now() + timeout;
+  }
   size_t done = 0;
   int err = 0;
   while (done < len) {
     ssize_t n = write(p->wfd, s + done, len - done);
     if (n > 0) done += (size_t)n;
     else if (n < 0 && errno == EINTR) continue;
-    else {
+    else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && flags >= 0) {
+      double left = deadline - lk_now();
+      if (left <= 0) {
+        err = ETIMEDOUT;
+        break;
+      }
+      struct pollfd pfd = {p->wfd, POLLOUT, 0};
+      poll(&pfd, 1, (int)(left * 1000) + 1);
+    } else {
       err = n < 0 ? errno : EIO;
       break;
     }
   }
+  if (flags >= 0) fcntl(p->wfd, F_SETFL, flags);
   sigaction(SIGPIPE, &old, NULL);
   if (err) {
     lua_pushnil(L);
-    lua_pushstring(L, strerror(err));
+    if (err == ETIMEDOUT)
+      lua_pushliteral(L, "the process does not read its input");
+    else
+      lua_pushstring(L, strerror(err));
     return 2;
   }
   lua_pushboolean(L, 1);

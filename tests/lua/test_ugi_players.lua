@@ -153,6 +153,15 @@ T["an engine that crashes, hangs, floods its output or answers nonsense loses wi
   end
 end
 
+T["a write to a process that does not read its input gives up at its timeout"] = function()
+  local core = konane.core
+  local p = assert(core.spawn({ "sleep", "30" }, { stdin = true }))
+  local ok, err = p:write(string.rep("x", 4 << 20), 0.2) -- more than any pipe holds
+  assert(ok == nil and err == "the process does not read its input", tostring(err))
+  p:kill()
+  p:wait(true)
+end
+
 T["control bytes an engine sends never reach the record raw"] = function()
   local rec = konane.play(ENGINE .. "ctrl", "random", { rows = 6, cols = 6, seed = 1, time = 1 })
   loses(rec, "black", "illegal move", "c4")

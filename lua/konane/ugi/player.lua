@@ -23,6 +23,7 @@ M.defaults = {
   memory = 256 * 1024 * 1024, -- bytes of address space for a bot file's process
   cpu = 3600,                 -- CPU seconds of one process (it is restarted after that)
   grace = 0.05,               -- seconds tolerated past a deadline before the kill
+  write = 5,                  -- seconds a command may wait for an engine to read its input
   max_output = 1 << 20,       -- bytes of other output tolerated while waiting for one answer
 }
 
@@ -101,10 +102,16 @@ function Conn:exit_text()
   return "closed its output"
 end
 
+-- Sends 'text' to the engine; an engine that does not read its input (its pipe stays full)
+-- loses on time after M.defaults.write seconds instead of hanging the referee.
 function Conn:send(text)
   if self.dead then fail("crash", "the engine is not running") end
-  local ok, err = self.proc:write(text)
+  local ok, err = self.proc:write(text, M.defaults.write)
   if not ok then
+    if err == "the process does not read its input" then
+      self:kill()
+      fail("time", string.format("the engine does not read its input (a command waited %g s)", M.defaults.write))
+    end
     local how = self:exit_text()
     self:kill()
     fail("crash", "the engine " .. how .. " (" .. tostring(err) .. ")")
