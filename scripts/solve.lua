@@ -212,8 +212,9 @@ local function main(argv)
   if tty then io.stderr:write("\r\27[K") end
   if not ok then
     local msg = tostring(summary)
+    if msg:find("interrupted!$") then msg = "interrupted" end -- not the Lua file and line
     io.stderr:write(PROG .. ": " .. msg .. "\n")
-    if msg:find("interrupted") then
+    if msg == "interrupted" then
       io.stderr:write(("continue with: konane scripts/solve.lua --resume --out %s\n"):format(o.out))
       return 130
     end

@@ -57,7 +57,7 @@ end
 
 local function mkdir(dir)
   if file_exists(dir .. "/.") then return true end
-  local ok = os.execute("mkdir -p '" .. dir:gsub("'", "'\\''") .. "'")
+  local ok = os.execute("mkdir -p -- '" .. dir:gsub("'", "'\\''") .. "'")
   if not ok or not file_exists(dir .. "/.") then return nil, "cannot create directory " .. dir end
   return true
 end
@@ -249,7 +249,7 @@ end
 function M.load_plan(dir)
   local path = dir .. "/" .. M.PLAN_FILE
   local text, err = read_file(path)
-  if not text then return nil, "cannot read " .. path .. ": " .. tostring(err) end
+  if not text then return nil, "cannot read " .. tostring(err) end
   local plan, perr = M.parse_plan(text, path)
   if plan then plan.text = text end
   return plan, perr
@@ -835,6 +835,11 @@ function M.verify(dir, o)
     if r.win ~= results[id].win then
       problems[#problems + 1] = ("unit %d: the journal says %s, solving it again gives %s (%s)")
         :format(id, results[id].win and "win" or "loss", r.win and "win" or "loss", plan.nodes[id].fen)
+    elseif (r.move or "-") ~= (results[id].move or "-") then
+      -- the move does not depend on the table or the threads: the first winning move in the
+      -- solver's fixed order (or its first move when lost)
+      problems[#problems + 1] = ("unit %d: the journal's move is %s, solving it again gives %s (%s)")
+        :format(id, results[id].move or "-", r.move or "-", plan.nodes[id].fen)
     end
     if o.progress then o.progress(("verified %d/%d units"):format(i, #ids)) end
   end

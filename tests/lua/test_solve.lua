@@ -235,7 +235,7 @@ T["shards merge into the whole result; a disagreement between shards is reported
   cleanup()
 end
 
-T["--verify passes on a good run and catches a corrupted unit result"] = function()
+T["--verify passes on a good run and catches a corrupted unit result or move"] = function()
   local dir = tmpdir() .. "/run"
   assert(cli { "--size", "5x5", "--variant", "free", "--split", "3", "--out", dir } == 0)
   local code, out = cli { "--verify", dir }
@@ -250,6 +250,16 @@ T["--verify passes on a good run and catches a corrupted unit result"] = functio
   code, out = cli { "--verify", dir }
   assert(code == 1, out)
   assert(out:find("unit " .. id .. ": the journal says"), out)
+  -- a win unit whose recorded move is not the solver's winning move
+  write(dir .. "/journal.txt", j)
+  local win = assert(j:match("\n(unit %d+ win [^\n]*)") or j:match("^(unit %d+ win [^\n]*)"))
+  local wid, wmove = win:match("^unit (%d+) win .* move=(%S+)")
+  local moved = win:gsub("move=%S+", "move=a1-a3")
+  write(dir .. "/journal.txt", (j:gsub(win:gsub("%p", "%%%0"), (moved:gsub("%%", "%%%%")), 1)))
+  code, out = cli { "--verify", dir }
+  assert(code == 1, out)
+  assert(out:find("unit " .. wid .. ": the journal's move is a1%-a3, solving it again gives "
+    .. wmove:gsub("%p", "%%%0")), out)
   cleanup()
 end
 
