@@ -328,8 +328,10 @@ static int process_reap(lprocess *p, int block) {
 ** it: every child of this process that core.spawn did not start (or started
 ** and has reaped) and that is outside this process's own session (the
 ** host's own io.popen and os.execute children are inside it) is killed with
-** SIGKILL, with its process group, and reaped. Killing one re-parents its
-** own children here: the sweep repeats until a pass finds none.
+** SIGKILL, with its process group, and reaped. So is a child of a living
+** player (a session leader core.spawn started) that left the player's session:
+** its parent reaps it. Killing one re-parents its own children here: the sweep
+** repeats until a pass finds none.
 */
 #define SPAWNED_KEY "konane.spawned" /* registry: pid -> process (weak values) */
 #define SWEEP_ROUNDS 64
@@ -388,8 +390,22 @@ static int l_kill_strays(lua_State *L) {
     while ((e = readdir(d)) != NULL) {
       long ppid, pgrp, sid;
       if (e->d_name[0] < '1' || e->d_name[0] > '9') continue;
-      if (proc_stat(e->d_name, &ppid, &pgrp, &sid) != 0 || ppid != self) continue;
+      if (proc_stat(e->d_name, &ppid, &pgrp, &sid) != 0) continue;
       pid_t pid = (pid_t)strtol(e->d_name, NULL, 10);
+      if (ppid != self) {
+        /* a living player's child that left the player's session (fork +
+        ** setsid while the player runs on): the player leads its session */
+        long psid, pp, pg;
+        char name[32];
+        if (ppid <= 1 || !spawned_owns(L, (pid_t)ppid)) continue;
+        snprintf(name, sizeof name, "%ld", ppid);
+        if (proc_stat(name, &pp, &pg, &psid) != 0 || psid != ppid || sid == psid)
+          continue;
+        if (pgrp == (long)pid) kill(-pid, SIGKILL);
+        kill(pid, SIGKILL); /* its parent reaps it; its children come here */
+        found++;
+        continue;
+      }
       if (sid == own_sid || spawned_owns(L, pid)) continue;
       if (pgrp == (long)pid) kill(-pid, SIGKILL);
       kill(pid, SIGKILL);

@@ -246,10 +246,13 @@ T["a dead or hung engine is restarted for the next game"] = function()
 end
 
 -- Is process 'pid' still there (running, or a zombie nobody reaped)?
+-- Is process 'pid' alive (a zombie waiting for its parent to reap it is not)?
 local function exists(pid)
   local f = io.open("/proc/" .. pid .. "/stat", "r")
-  if f then f:close() return true end
-  return false
+  if not f then return false end
+  local stat = f:read("a") or ""
+  f:close()
+  return stat:match("%)%s+(%a)") ~= "Z"
 end
 
 T["processes a player leaves behind (double fork, setsid, nested) end with its game"] = function()
@@ -274,6 +277,26 @@ T["processes a player leaves behind (double fork, setsid, nested) end with its g
   -- the player itself stays in the pool for the next game, and plays it
   rec = whole(konane.play(spec, "random", { rows = 6, cols = 6, seed = 3, time = 2 }))
   assert(rec.termination == "normal", rec.reason)
+  H.cleanup()
+end
+
+T["a child a living engine moves to its own session ends with the game"] = function()
+  if not io.open("/proc/self/stat", "r") then return end -- the check reads /proc (Linux)
+  local pidfile = H.tmpdir() .. "/pids"
+  H.write(pidfile, "")
+  local spec = "ugi:python3 " .. F .. "ugi_escape.py " .. pidfile .. " 2 single"
+  local rec = whole(konane.play(spec, "random", { rows = 6, cols = 6, seed = 2, time = 2 }))
+  assert(rec.termination == "normal", rec.reason)
+  local pids = {}
+  for p in H.read(pidfile):gmatch("%d+") do pids[#pids + 1] = p end
+  assert(#pids == 2, "escaped processes: " .. #pids)
+  for _, p in ipairs(pids) do
+    for _ = 1, 200 do -- (a slow /proc on a loaded machine; nothing is measured)
+      if not exists(p) then break end
+      konane.core.poll({}, 0.01)
+    end
+    assert(not exists(p), "process " .. p .. " outlived the game")
+  end
   H.cleanup()
 end
 
