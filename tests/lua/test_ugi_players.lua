@@ -80,11 +80,17 @@ end
 T["memory bombs fail inside their own address-space limit"] = function()
   -- (the table bomb catches its memory errors and runs to its deadline; the others end on
   -- their first refused allocation, which fresh pages on a loaded machine can delay)
+  local sanitizer = (os.getenv("KONANE_CFLAGS") or ""):find("fsanitize", 1, true)
   for mode, time in pairs { hash = 10, table = 1, string = 20, kept = 20 } do
     local b = konane.bot(F .. "ugi_memory.lua:mode=" .. mode, { memory = 64 * 1024 * 1024 })
     local rec = konane.play(b, "random", { rows = 6, cols = 6, seed = 1, time = time })
     whole(rec)
-    assert(rec.winner == "white" and rec.forfeit == "black", mode .. ": " .. tostring(rec.reason))
+    -- (in a sanitizer build the budget goes to the sanitizer's allocator, which never sees a
+    -- table's anonymous mapping (src/tt.c maps tables of 2 MB and more): there the hash bomb,
+    -- whose depth-2 search touches little of its 5000 MB, may play on; RLIMIT_AS stops it in
+    -- every other build)
+    assert((sanitizer and mode == "hash") or (rec.winner == "white" and rec.forfeit == "black"),
+      mode .. ": " .. tostring(rec.reason))
     -- (the string bomb ends as an error; in a sanitizer build, whose allocator refuses
     -- everything once over budget, its process may die instead: a loss all the same)
     -- (a sanitizer build cannot set RLIMIT_AS: a table's anonymous mapping is then refused by
