@@ -630,6 +630,13 @@ tests["the command line prints the standings and writes the files"] = function()
   cleanup()
 end
 
+tests["the API refuses a bot file that is not there before any game"] = function()
+  for _, spec in ipairs { "sh some/file.sh", "/nonexistent/bot.lua:depth=3" } do
+    local ok, err = pcall(T.new, base { bots = { spec, "random" } })
+    assert(not ok and err:find("bot 1: cannot load bot", 1, true), tostring(err))
+  end
+end
+
 tests["a misspelt setting raises unknown option"] = function()
   local ok, err = pcall(T.settings, { bots = { "greedy", "random" }, gmaes = 4 })
   assert(not ok and err:find("unknown option 'gmaes'", 1, true), tostring(err))

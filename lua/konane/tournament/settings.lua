@@ -77,6 +77,13 @@ local function players_of(bots)
     local p = {}
     if type(b) == "string" then
       p.spec, p.name = b, M.display_name(b)
+      -- a bot file is read and compiled now (no process starts): a missing or broken file is
+      -- the caller's mistake, not a forfeit in every game
+      local okp, _, _, is_path = pcall(require("konane.bot").parse_spec, b)
+      if okp and is_path and not b:match("^ugi:") then
+        local ok, err = pcall(require("konane").bot, b)
+        if not ok then error("bot " .. i .. ": " .. M.clean(err), 0) end
+      end
     elseif type(b) == "table" and (b.choose or b.spec) then
       p.spec = b.spec
       p.name = b.label or b.name or b.spec
