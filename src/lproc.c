@@ -87,6 +87,7 @@ typedef struct lprocess {
   int fd;       /* read end of the output pipe, -1 once closed */
   int wfd;      /* write end of the child's stdin pipe, or -1 */
   int pgroup;   /* the child leads its own process group */
+  int nonblock; /* wfd is non-blocking (set by the first write with a timeout) */
   int status;   /* waitpid status once reaped */
 } lprocess;
 
@@ -188,6 +189,7 @@ static int l_spawn(lua_State *L) {
   p->fd = -1;
   p->wfd = -1;
   p->pgroup = pgroup;
+  p->nonblock = 0;
   p->status = 0;
   luaL_setmetatable(L, PROCESS_MT);
 
@@ -576,33 +578,36 @@ static int l_process_write(lua_State *L) {
   ign.sa_handler = SIG_IGN;
   sigemptyset(&ign.sa_mask);
   sigaction(SIGPIPE, &ign, &old);
-  int flags = -1;
-  double deadline = 0;
-  if (timeout >= 0) {
-    flags = fcntl(p->wfd, F_GETFL);
-    if (flags >= 0) fcntl(p->wfd, F_SETFL, flags | O_NONBLOCK);
-    deadline = lk_now() + timeout;
+  /* the pipe is made non-blocking once, at the first write with a timeout (no
+  ** system call per write); a full pipe is then waited for with poll */
+  if (timeout >= 0 && !p->nonblock) {
+    int flags = fcntl(p->wfd, F_GETFL);
+    if (flags >= 0 && fcntl(p->wfd, F_SETFL, flags | O_NONBLOCK) == 0) p->nonblock = 1;
   }
+  double deadline = timeout >= 0 ? lk_now() + timeout : 0;
   size_t done = 0;
   int err = 0;
   while (done < len) {
     ssize_t n = write(p->wfd, s + done, len - done);
     if (n > 0) done += (size_t)n;
     else if (n < 0 && errno == EINTR) continue;
-    else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && flags >= 0) {
-      double left = deadline - lk_now();
-      if (left <= 0) {
-        err = ETIMEDOUT;
-        break;
+    else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      int ms = -1; /* no timeout: wait as a blocking write would */
+      if (timeout >= 0) {
+        double left = deadline - lk_now();
+        if (left <= 0) {
+          err = ETIMEDOUT;
+          break;
+        }
+        ms = (int)(left * 1000) + 1;
       }
       struct pollfd pfd = {p->wfd, POLLOUT, 0};
-      poll(&pfd, 1, (int)(left * 1000) + 1);
+      poll(&pfd, 1, ms);
     } else {
       err = n < 0 ? errno : EIO;
       break;
     }
   }
-  if (flags >= 0) fcntl(p->wfd, F_SETFL, flags);
   sigaction(SIGPIPE, &old, NULL);
   if (err) {
     lua_pushnil(L);
