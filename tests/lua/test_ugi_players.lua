@@ -306,6 +306,31 @@ T["a child a living engine moves to its own session ends with the game"] = funct
   H.cleanup()
 end
 
+T["a pooled engine that leaves a process behind in every game: each ends with its game"] = function()
+  if not io.open("/proc/self/stat", "r") then return end -- the check reads /proc (Linux)
+  local pidfile = H.tmpdir() .. "/pids"
+  H.write(pidfile, "")
+  local spec = "ugi:python3 " .. F .. "ugi_escape.py " .. pidfile .. " 1 pergame"
+  local seen = 0
+  for game = 1, 3 do
+    local rec = whole(konane.play(spec, "random", { rows = 6, cols = 6, seed = game, time = 2 }))
+    assert(rec.termination == "normal", rec.reason)
+    local pids = {}
+    for p in H.read(pidfile):gmatch("%d+") do pids[#pids + 1] = p end
+    assert(#pids > seen, "game " .. game .. " left no process (the fixture did not fork)")
+    seen = #pids
+    for _, p in ipairs(pids) do
+      -- killed and reaped before konane.play returns; the loop only guards against a slow /proc
+      for _ = 1, 50 do
+        if not exists(p) then break end
+        konane.core.poll({}, 0.01)
+      end
+      assert(not exists(p), "game " .. game .. ": process " .. p .. " outlived its game")
+    end
+  end
+  H.cleanup()
+end
+
 T["a chess clock: the game time runs down, increments are added, and running out loses"] = function()
   local rec = whole(konane.play("alphabeta", "ugi:python3 examples/ugi/konane_bot.py",
     { rows = 6, cols = 6, seed = 1, tc = "1+0.02" }))

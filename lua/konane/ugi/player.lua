@@ -54,21 +54,40 @@ local function shown(s)
   return s
 end
 
--- Seconds between two sweeps at the end of games (see sweep).
+-- Seconds between two full sweeps at the end of games (see sweep).
 M.SWEEP_EVERY = 1
 local last_sweep, started = -math.huge, false
+local live = setmetatable({}, { __mode = "k" }) -- connections with a running process
+
+-- Has the process 'pid' a child (Linux's /proc/PID/task/PID/children: one small read)? True
+-- when it cannot tell, so that a doubt always sweeps.
+local function has_child(pid)
+  local f = io.open(string.format("/proc/%d/task/%d/children", pid, pid), "r")
+  if not f then return true end
+  local text = f:read("a")
+  f:close()
+  return not text or text:find("%d") ~= nil
+end
 
 --- sweep([now]): ends every process a player left behind outside its process group (a child
--- that double-forked and called setsid; core.kill_strays, which reads /proc: hundreds of
--- system calls). konane.play calls it after each game with a player in its own process: it
--- sweeps when a player process started since the last sweep or M.SWEEP_EVERY seconds have
--- passed, so a process left by a player kept from game to game lives at most that long after
--- its game. With 'now' (a player's process was killed here) it sweeps at once.
+-- that double-forked and called setsid; core.kill_strays, which reads all of /proc: about half
+-- a millisecond). konane.play calls it after each game with a player in its own process. It
+-- sweeps when a player process started since the last sweep, when a living player has a child
+-- (one it may have moved to a session of its own: checked cheaply, player by player), or when
+-- M.SWEEP_EVERY seconds have passed; so a process that a player kept from game to game leaves
+-- by a double fork (its parent gone, itself re-parented to the referee) lives at most that long
+-- after its game. With 'now' (a player's process was killed here) it sweeps at once.
 function M.sweep(now)
   local c = core()
   if not c.kill_strays then return end
   local t = c.clock()
-  if not now and not started and t - last_sweep < M.SWEEP_EVERY then return end
+  if not now and not started and t - last_sweep < M.SWEEP_EVERY then
+    local child = false
+    for conn in pairs(live) do
+      if conn.proc and has_child(conn.proc:pid()) then child = true break end
+    end
+    if not child then return end
+  end
   last_sweep, started = t, false
   c.kill_strays()
 end
@@ -79,6 +98,7 @@ function Conn:kill()
     self.proc:kill()
     self.proc:close()
     self.proc = nil
+    live[self] = nil
     M.sweep(true)
   end
   self.dead = true
@@ -178,6 +198,7 @@ local function start(def)
   started = true -- the end of its first game sweeps
   local conn = setmetatable({ proc = proc, buf = "", start = 1, scan = 1, seen = 0, key = def.key,
                               options = {}, settings = {}, cpu = def.cpu }, Conn)
+  live[conn] = true
   local ok, e = pcall(function()
     conn:send("ugi\n")
     local deadline = conn:expect(def.startup)
