@@ -207,6 +207,12 @@ local function file_player(spec, path, limits)
                       log = limits.log }
 end
 
+-- The name of an engine until it says its own: its spec or command with the directories of
+-- every word left out ("ugi:python3 engine.py"), so no host path reaches a record or a reason.
+local function engine_label(text)
+  return (text:gsub("[^%s]+", function(w) return w:match("([^/\\]+)[/\\]*$") or w end))
+end
+
 -- An external engine: "ugi:CMD" or {ugi = CMD or {argv...}, name=, options=, ...}.
 local function engine_player(def, spec)
   local player = require("konane.ugi.player")
@@ -222,7 +228,7 @@ local function engine_player(def, spec)
     error("bad UGI engine: options must be a table of name = value", 3)
   end
   if def.name ~= nil and type(def.name) ~= "string" then error("bad UGI engine: name must be a string", 3) end
-  return player.new { argv = argv, name = def.name, fallback_name = spec or argv[#argv],
+  return player.new { argv = argv, name = def.name, fallback_name = engine_label(spec or argv[#argv]),
                       options = def.options, memory = def.memory or M.ENGINE_MEMORY,
                       cpu = def.cpu, startup = def.startup, time = def.time, log = def.log }
 end

@@ -8,6 +8,7 @@ local T = {}
 
 local F = "tests/lua/fixtures/"
 local ENGINE = "ugi:sh " .. F .. "ugi_engine.sh "
+local pgn = require "konane.pgn"
 
 -- Checks that 'rec' is a whole record that replays, and that konane still works.
 local function whole(rec)
@@ -221,8 +222,14 @@ T["an engine that never finishes the handshake loses by handshake failure"] = fu
   local b = konane.bot(ENGINE .. "silent", { startup = 0.3 })
   local rec = konane.play(b, "random", { rows = 6, cols = 6, seed = 1 })
   loses(rec, "black", "handshake failure", "ugiok")
+  -- before its handshake an engine goes by its command without directories: no host path
+  -- reaches the record
+  assert(not rec.reason:find("fixtures/", 1, true) and rec.black:find("ugi_engine.sh", 1, true)
+         and not rec.black:find("/", 1, true), rec.black .. " / " .. rec.reason)
   rec = konane.play("ugi:/nonexistent/engine", "random", { rows = 6, cols = 6 })
   loses(rec, "black", "handshake failure", "cannot")
+  assert(not rec.reason:find("/nonexistent", 1, true) and not pgn.write(rec):find("/nonexistent", 1, true),
+    rec.reason)
 end
 
 T["an engine claiming a false result at the end loses by false claim"] = function()
@@ -357,7 +364,7 @@ end
 
 T["konane.bot accepts ugi:CMD and {ugi = ...}, and rejects bad ones clearly"] = function()
   local b = konane.bot("ugi:python3 examples/ugi/konane_bot.py")
-  assert(b.ugi and b.name == "ugi:python3 examples/ugi/konane_bot.py")
+  assert(b.ugi and b.name == "ugi:python3 konane_bot.py", b.name) -- no directories in a name
   b = konane.bot { ugi = { "python3", "examples/ugi/konane_bot.py" }, name = "py", options = { strategy = "random" } }
   assert(b.name == "py")
   for _, bad in ipairs { { "ugi:" }, { { ugi = {} } }, { { ugi = { 1 } } }, { { ugi = "x", colour = 1 } },
