@@ -268,6 +268,26 @@ local function exists(pid)
   return stat:match("%)%s+(%a)") ~= "Z"
 end
 
+-- The pids the escape fixture wrote to 'pidfile'.
+local function pids_in(pidfile)
+  local pids = {}
+  for p in H.read(pidfile):gmatch("%d+") do pids[#pids + 1] = p end
+  return pids
+end
+
+-- Asserts that none of 'pids' is alive. They are killed and reaped before konane.play returns;
+-- the wait only guards against a slow /proc on a loaded machine (a sanitizer build), it
+-- measures nothing.
+local function assert_gone(pids, what)
+  for _, p in ipairs(pids) do
+    for _ = 1, 200 do
+      if not exists(p) then break end
+      konane.core.poll({}, 0.01)
+    end
+    assert(not exists(p), what .. "process " .. p .. " outlived its game")
+  end
+end
+
 T["processes a player leaves behind (double fork, setsid, nested) end with its game"] = function()
   if not io.open("/proc/self/stat", "r") then return end -- the check reads /proc (Linux)
   local pidfile = H.tmpdir() .. "/pids"
@@ -275,18 +295,9 @@ T["processes a player leaves behind (double fork, setsid, nested) end with its g
   local spec = "ugi:python3 " .. F .. "ugi_escape.py " .. pidfile .. " 3"
   local rec = whole(konane.play(spec, "random", { rows = 6, cols = 6, seed = 2, time = 2 }))
   assert(rec.termination == "normal", rec.reason)
-  local pids = {}
-  for p in H.read(pidfile):gmatch("%d+") do pids[#pids + 1] = p end
+  local pids = pids_in(pidfile)
   assert(#pids == 3, "escaped processes: " .. #pids)
-  -- they are killed and reaped before konane.play returns; the loop only guards against a
-  -- slow /proc on a loaded machine (a sanitizer build), it measures nothing
-  for _, p in ipairs(pids) do
-    for _ = 1, 200 do
-      if not exists(p) then break end
-      konane.core.poll({}, 0.01)
-    end
-    assert(not exists(p), "process " .. p .. " outlived the game")
-  end
+  assert_gone(pids, "")
   -- the player itself stays in the pool for the next game, and plays it
   rec = whole(konane.play(spec, "random", { rows = 6, cols = 6, seed = 3, time = 2 }))
   assert(rec.termination == "normal", rec.reason)
@@ -300,16 +311,9 @@ T["a child a living engine moves to its own session ends with the game"] = funct
   local spec = "ugi:python3 " .. F .. "ugi_escape.py " .. pidfile .. " 2 single"
   local rec = whole(konane.play(spec, "random", { rows = 6, cols = 6, seed = 2, time = 2 }))
   assert(rec.termination == "normal", rec.reason)
-  local pids = {}
-  for p in H.read(pidfile):gmatch("%d+") do pids[#pids + 1] = p end
+  local pids = pids_in(pidfile)
   assert(#pids == 2, "escaped processes: " .. #pids)
-  for _, p in ipairs(pids) do
-    for _ = 1, 200 do -- (a slow /proc on a loaded machine; nothing is measured)
-      if not exists(p) then break end
-      konane.core.poll({}, 0.01)
-    end
-    assert(not exists(p), "process " .. p .. " outlived the game")
-  end
+  assert_gone(pids, "")
   H.cleanup()
 end
 
@@ -322,18 +326,10 @@ T["a pooled engine that leaves a process behind in every game: each ends with it
   for game = 1, 3 do
     local rec = whole(konane.play(spec, "random", { rows = 6, cols = 6, seed = game, time = 2 }))
     assert(rec.termination == "normal", rec.reason)
-    local pids = {}
-    for p in H.read(pidfile):gmatch("%d+") do pids[#pids + 1] = p end
+    local pids = pids_in(pidfile)
     assert(#pids > seen, "game " .. game .. " left no process (the fixture did not fork)")
     seen = #pids
-    for _, p in ipairs(pids) do
-      -- killed and reaped before konane.play returns; the loop only guards against a slow /proc
-      for _ = 1, 50 do
-        if not exists(p) then break end
-        konane.core.poll({}, 0.01)
-      end
-      assert(not exists(p), "game " .. game .. ": process " .. p .. " outlived its game")
-    end
+    assert_gone(pids, "game " .. game .. ": ")
   end
   H.cleanup()
 end
