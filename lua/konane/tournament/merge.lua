@@ -16,16 +16,11 @@ local results = require("konane.tournament.results")
 local schedule = require("konane.tournament.schedule")
 local settings = require("konane.tournament.settings")
 
--- How a game went, as two records of it must agree: the winner, how it ended and its moves.
+-- How a game went, as two records of it must agree: the winner and how it ended (for the
+-- message), and its moves.
 local function outcome(sum, mv)
   return string.format("%s won (%s) after %d moves", tostring(sum.winner), sum.termination, sum.plies),
          table.concat(mv, " ")
-end
-
-local function same_game(a, amoves, b, bmoves)
-  local ta, ma = outcome(a, amoves)
-  local tb, mb = outcome(b, bmoves)
-  return ta == tb and ma == mb
 end
 
 return function(T)
@@ -70,11 +65,14 @@ return function(T)
           local sum = game.summary(r)
           if not done[r.id] then
             done[r.id], texts[r.id], where[r.id], moves[r.id] = sum, chunk.text, jpath .. ":" .. line, r.moves
-          elseif not same_game(done[r.id], moves[r.id], sum, r.moves) then
-            local first, second = outcome(done[r.id], moves[r.id]), outcome(sum, r.moves)
-            if first == second then second = second .. " with other moves" end
-            conflicts[#conflicts + 1] = string.format("game %d: %s says %s, %s:%d says %s", r.id,
-              where[r.id], first, jpath, line, second)
+          else
+            local first, first_moves = outcome(done[r.id], moves[r.id])
+            local second, second_moves = outcome(sum, r.moves)
+            if first == second and first_moves ~= second_moves then second = second .. " with other moves" end
+            if first ~= second then
+              conflicts[#conflicts + 1] = string.format("game %d: %s says %s, %s:%d says %s", r.id,
+                where[r.id], first, jpath, line, second)
+            end
           end
         else
           log(string.format("%s:%d: skipped a record: %s", jpath, line, why))
