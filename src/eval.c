@@ -47,70 +47,83 @@ int kn_movers(const kn_board *b, const kn_pos *p, int colour) {
   return c;
 }
 
-/* Bit p of the result is bit p + s of x (s may be negative). */
-static inline uint64_t at(uint64_t x, int s) {
-  return s >= 0 ? x >> s : x << -s;
-}
-/* Bit p + s of the result is bit p of x. */
-static inline uint64_t to(uint64_t x, int s) {
-  return s >= 0 ? x << s : x >> -s;
-}
-
-/* The jumps of one colour in a narrow occupancy: by direction, the single
-** jumps ('from' the movers, 'over' the jumped pieces, 'land' the
-** landings); over all moves (multiple jumps too) the movers, every piece
-** some move takes ('overall') and every landing square ('landall'); and
-** 'blocked', the jumps whose landing square is occupied. */
-typedef struct jumps64 {
-  uint64_t from[4], over[4], land[4];
+/* One colour's jumps in a narrow jump-phase occupancy, in one pass over its
+** four directions: per direction the landing squares of its single jumps
+** ('land1'); over all its moves (multiple jumps too) its movers, every
+** piece some move takes ('overall') and every landing square ('landall');
+** its legal moves (every stop of every chain) and its jumps blocked only
+** by an occupied landing square. */
+typedef struct side64 {
+  uint64_t land1[4];
   uint64_t movers, overall, landall;
-  int blocked;
-  int moves;   /* legal moves: every stop of every jump chain */
-} jumps64;
+  int moves, blocked;
+} side64;
 
-static void jumps_of(const kn_board *b, uint64_t occ, int colour,
-                     jumps64 *j) {
-  uint64_t own = occ & b->side[colour].w[0];
-  uint64_t enemy = occ & b->side[colour ^ 1].w[0];
-  uint64_t empty = b->all.w[0] & ~occ;
-  int d;
+#define KN_SHL(x, n) ((x) << (n))
+#define KN_SHR(x, n) ((x) >> (n))
+/* One direction d whose step is FWD by n bits: 'a' the enemies next to a
+** piece that has room to jump over them, 't' the landings of each further
+** jump of the chains (a landing that can jump on goes on). */
+#define KN_SIDE_DIR(d, FWD, BACK, n)                                   \
+  do {                                                                 \
+    const uint64_t jd = b->jump[d].w[0];                               \
+    uint64_t a = FWD(own & jd, n) & opp, o = FWD(opp, n) & emp, t;     \
+    t = FWD(a, n) & emp;                                               \
+    j->land1[d] = t;                                                   \
+    j->blocked += kn_popcount(a) - kn_popcount(t);                     \
+    j->movers |= BACK(t, 2 * (n));                                     \
+    for (; t; t = FWD(t & jd, 2 * (n)) & o) {                          \
+      j->moves += kn_popcount(t);                                      \
+      j->landall |= t;                                                 \
+      j->overall |= BACK(t, n);                                        \
+    }                                                                  \
+  } while (0)
+
+static inline void side64_of(const kn_board *b, uint64_t occ, int colour,
+                             side64 *j) {
+  const uint64_t own = occ & b->side[colour].w[0];
+  const uint64_t opp = occ & b->side[colour ^ 1].w[0];
+  const uint64_t emp = b->all.w[0] & ~occ;
+  const int c = b->cols;
   j->movers = j->overall = j->landall = 0;
-  j->blocked = j->moves = 0;
-  for (d = 0; d < 4; d++) {
-    int s = b->delta[d];
-    uint64_t adj = own & b->jump[d].w[0] & at(enemy, s);
-    uint64_t f = adj & at(empty, 2 * s), t;
-    j->blocked += kn_popcount(adj & at(occ, 2 * s));
-    j->from[d] = f;
-    j->over[d] = to(f, s);
-    j->land[d] = to(f, 2 * s);
-    j->movers |= f;
-    /* follow the multiple jumps: a landing that can jump on */
-    for (t = f; t; t = to(t, 2 * s) & b->jump[d].w[0] &
-                     at(enemy, s) & at(empty, 2 * s)) {
-      j->overall |= to(t, s);
-      j->landall |= to(t, 2 * s);
-      j->moves += kn_popcount(t);
-    }
-  }
+  j->moves = j->blocked = 0;
+  KN_SIDE_DIR(0, KN_SHL, KN_SHR, c); /* north */
+  KN_SIDE_DIR(1, KN_SHL, KN_SHR, 1); /* east */
+  KN_SIDE_DIR(2, KN_SHR, KN_SHL, c); /* south */
+  KN_SIDE_DIR(3, KN_SHR, KN_SHL, 1); /* west */
 }
 
-/* The safe single jumps of 'me' against 'op' (see eval.h). */
-static int safe_jumps(const kn_board *b, const jumps64 *me,
-                      const jumps64 *op) {
-  int d, n = 0;
-  for (d = 0; d < 4; d++) {
-    /* the mover must not be jumped, the jumped piece must not be able to
-    ** move, the landing must not be an opponent landing */
-    uint64_t f = me->from[d] & ~op->overall;
-    uint64_t over_ok = ~op->movers, land_ok = ~op->landall;
-    /* map the conditions on the jumped and landing squares back to the
-    ** mover: shift them by -s and -2s */
-    uint64_t x = me->over[d] & over_ok, y = me->land[d] & land_ok;
-    int s = b->delta[d];
-    n += kn_popcount(f & at(x, s) & at(y, 2 * s));
-  }
-  return n;
+/* The safe single jumps of 'me' against 'op' (see eval.h), counted at
+** their landing squares: the landing is no opponent landing, the jumped
+** piece (one step back) no opponent mover, the mover (two steps back) no
+** piece the opponent can take. */
+static inline int safe64(const kn_board *b, const side64 *me,
+                         const side64 *op) {
+  const int c = b->cols;
+  const uint64_t l = ~op->landall, m = op->movers, t = op->overall;
+  return kn_popcount(me->land1[0] & l & ~(m << c) & ~(t << 2 * c)) +
+         kn_popcount(me->land1[1] & l & ~(m << 1) & ~(t << 2)) +
+         kn_popcount(me->land1[2] & l & ~(m >> c) & ~(t >> 2 * c)) +
+         kn_popcount(me->land1[3] & l & ~(m >> 1) & ~(t >> 2));
+}
+
+/* All the features of a narrow jump-phase occupancy with at least two
+** empty squares, for 'stm'; 'safe' = 0 leaves KN_F_SAFE at 0 (the search
+** skips it when its weight is 0). Returns the side to move's legal move
+** count. */
+static inline int features64(const kn_board *b, uint64_t occ, int stm,
+                              int safe, int f[KN_NWEIGHTS]) {
+  side64 jm, jo;
+  side64_of(b, occ, stm, &jm);
+  side64_of(b, occ, stm ^ 1, &jo);
+  f[KN_F_MOBILITY] = jm.moves - jo.moves;
+  f[KN_F_MOVERS] = kn_popcount(jm.movers) - kn_popcount(jo.movers);
+  f[KN_F_TEMPO] = 1;
+  f[KN_F_SAFE] = safe ? safe64(b, &jm, &jo) - safe64(b, &jo, &jm) : 0;
+  f[KN_F_ATTACKED] = kn_popcount(jm.movers & jo.overall) -
+                     kn_popcount(jo.movers & jm.overall);
+  f[KN_F_POTENTIAL] = jm.blocked - jo.blocked;
+  return jm.moves;
 }
 
 void kn_features(const kn_board *b, const kn_pos *p, int mymoves,
@@ -121,15 +134,7 @@ void kn_features(const kn_board *b, const kn_pos *p, int mymoves,
   if (b->narrow) {
     uint64_t occ = p->occ.w[0], e = b->all.w[0] & ~occ;
     if (e & (e - 1)) {
-      jumps64 jm, jo;
-      jumps_of(b, occ, me, &jm);
-      jumps_of(b, occ, me ^ 1, &jo);
-      f[KN_F_MOBILITY] = jm.moves - jo.moves;
-      f[KN_F_MOVERS] = kn_popcount(jm.movers) - kn_popcount(jo.movers);
-      f[KN_F_SAFE] = safe_jumps(b, &jm, &jo) - safe_jumps(b, &jo, &jm);
-      f[KN_F_ATTACKED] = kn_popcount(jm.movers & jo.overall) -
-                         kn_popcount(jo.movers & jm.overall);
-      f[KN_F_POTENTIAL] = jm.blocked - jo.blocked;
+      features64(b, occ, me, 1, f);
       return;
     }
   }
@@ -174,42 +179,32 @@ static inline int count_movers64(const kn_board *b, uint64_t occ, int colour,
 
 int kn_eval64(const kn_board *b, uint64_t occ, int stm, const kn_weights *w,
               int *moves) {
-  if (!w->w[KN_F_SAFE] && !w->w[KN_F_ATTACKED] && !w->w[KN_F_POTENTIAL]) {
+  const int *x = w->w;
+  if (!x[KN_F_SAFE] && !x[KN_F_ATTACKED] && !x[KN_F_POTENTIAL]) {
     int mm, om, m = count_movers64(b, occ, stm, &mm);
     int o = count_movers64(b, occ, stm ^ 1, &om);
     *moves = m;
-    return w->w[KN_F_MOBILITY] * (m - o) + w->w[KN_F_TEMPO] +
-           w->w[KN_F_MOVERS] * (mm - om);
+    return x[KN_F_MOBILITY] * (m - o) + x[KN_F_TEMPO] +
+           x[KN_F_MOVERS] * (mm - om);
   }
   {
-    kn_pos p;
-    memset(&p, 0, sizeof p);
-    p.occ.w[0] = occ;
-    p.stm = stm;
-    *moves = kn_count64(b, occ, stm);
-    return kn_eval(b, &p, w, *moves);
+    int f[KN_NWEIGHTS], i, score = 0;
+    *moves = features64(b, occ, stm, x[KN_F_SAFE] != 0, f);
+    for (i = 0; i < KN_NWEIGHTS; i++) score += x[i] * f[i];
+    return score;
   }
 }
 
-/* The evaluation of 'p' for its side to move (see eval.h). The common
-** case (only mobility, movers and tempo weighted, narrow jump phase)
-** takes the short path of two counts and two mover sets. */
+/* The evaluation of 'p' for its side to move (see eval.h): the narrow jump
+** phase goes through kn_eval64 ('mymoves' is not needed there). */
 int kn_eval(const kn_board *b, const kn_pos *p, const kn_weights *w,
             int mymoves) {
   int f[KN_NWEIGHTS], i, score = 0;
-  if (b->narrow && !w->w[KN_F_SAFE] && !w->w[KN_F_ATTACKED] &&
-      !w->w[KN_F_POTENTIAL]) {
+  if (b->narrow) {
     uint64_t occ = p->occ.w[0], e = b->all.w[0] & ~occ;
-    int me = p->stm;
     if (e & (e - 1)) {
-      int m = mymoves >= 0 ? mymoves : kn_count64(b, occ, me);
-      int o = kn_count64(b, occ, me ^ 1);
-      score = w->w[KN_F_MOBILITY] * (m - o) + w->w[KN_F_TEMPO];
-      if (w->w[KN_F_MOVERS])
-        score += w->w[KN_F_MOVERS] *
-                 (kn_popcount(kn_movers64(b, occ, me)) -
-                  kn_popcount(kn_movers64(b, occ, me ^ 1)));
-      return score;
+      int m;
+      return kn_eval64(b, occ, p->stm, w, &m);
     }
   }
   kn_features(b, p, mymoves, f);

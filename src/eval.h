@@ -53,7 +53,8 @@ int kn_eval(const kn_board *b, const kn_pos *p, const kn_weights *w,
 /* kn_eval of the narrow (b->narrow) jump-phase position ('occ', 'stm'),
 ** at least two squares empty, with the side to move's legal move count
 ** in '*moves' (0: it has lost, the score means nothing): the search's
-** horizon in one pass over each colour's jumps. */
+** horizon in one pass over each colour's jumps, every feature included
+** (the safe jumps only when weighted). */
 int kn_eval64(const kn_board *b, uint64_t occ, int stm, const kn_weights *w,
               int *moves);
 

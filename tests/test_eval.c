@@ -135,6 +135,12 @@ static void features_match_the_move_list(void **state) {
             int m = -1;
             assert_int_equal(kn_eval64(&b, p.occ.w[0], p.stm, &w, &m), full);
             assert_int_equal(m, n);
+            /* safe unweighted: the horizon skips it, the rest still counts */
+            full -= w.w[KN_F_SAFE] * f[KN_F_SAFE];
+            w.w[KN_F_SAFE] = 0;
+            m = -1;
+            assert_int_equal(kn_eval64(&b, p.occ.w[0], p.stm, &w, &m), full);
+            assert_int_equal(m, n);
           }
           checked++;
         }
