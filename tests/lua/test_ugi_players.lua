@@ -183,10 +183,13 @@ T["a bot file's comments reach the record: its figures as k=v, a string as it is
   local path = dir .. "/commenter.lua"
   H.write(path, [[return { name = "commenter", choose = function(_, g)
     if g:ply() % 4 == 0 then return g:moves()[1], "hello\tworld" end
+    if g:ply() % 6 == 2 then return g:moves()[1] end
     return g:moves()[1], { score = 35, depth = 6 } end }]])
   local rec = konane.play(path, "random", { rows = 4, cols = 4, seed = 1, time = 5 })
   assert(rec.comments[1]:match("^%d%.%d%d%ds hello world$"), rec.comments[1])
-  assert(rec.comments[3]:find("depth=6 score=35", 1, true), rec.comments[3])
+  -- a move without a comment has the referee's time only, as an in-process bot's move
+  assert(rec.comments[3]:match("^%d%.%d%d%ds$"), rec.comments[3])
+  assert(rec.comments[7]:find("depth=6 score=35", 1, true), rec.comments[7])
   H.cleanup()
 end
 

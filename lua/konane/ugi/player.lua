@@ -310,7 +310,8 @@ local function go_line(clock, side, default_time)
   return table.concat(parts, " ")
 end
 
--- The info words of an info line as a comment table {depth=, score=, nodes=, ...}.
+-- The info words of an info line as a comment table {depth=, score=, nodes=, ...}, or nil
+-- when it has no figure but the time.
 local function info_table(line)
   local t = {}
   local words = {}
@@ -331,7 +332,10 @@ local function info_table(line)
       i = i + 1
     end
   end
-  return next(t) and t or nil
+  -- the time alone is no comment: the referee records the time it measured, and a bot file
+  -- that said nothing (its server always sends time and pv) must not get "time=0"
+  for k in pairs(t) do if k ~= "time" then return t end end
+  return nil
 end
 
 --- new(def) -> bot
