@@ -108,6 +108,33 @@ T["odd_centre agrees with the known results: 4x4 and 6x6 second player, 5x5 firs
   end
 end
 
+T["docs/rules.md's known results with a corner pair removed: the corner's owner jumps first"] = function()
+  -- 4x4: Black's corner d1 and White's c1 or d2 removed, Black jumps first: White wins. 5x5:
+  -- the corners are White's: a1 and Black's a2 or b1 removed, White jumps first and wins; with
+  -- Black to jump first after the same pair, Black loses.
+  local function without(n, pair, side)
+    local ranks = {}
+    for r = n, 1, -1 do
+      local row = {}
+      for c = 1, n do
+        local sq = string.char(96 + c) .. r
+        row[#row + 1] = (sq == pair[1] or sq == pair[2]) and "." or ((c + r) % 2 == 0 and "o" or "x")
+      end
+      ranks[#ranks + 1] = table.concat(row)
+    end
+    return table.concat(ranks, "/") .. " " .. side
+  end
+  for _, case in ipairs { { 4, { "d1", "c1" }, "b" }, { 4, { "d1", "d2" }, "b" }, { 5, { "a1", "a2" }, "w" },
+                          { 5, { "a1", "b1" }, "w" }, { 5, { "a1", "a2" }, "b" }, { 5, { "e5", "d5" }, "b" } } do
+    local n, pair, side = case[1], case[2], case[3]
+    local g = konane.new { fen = without(n, pair, side), variant = "free" }
+    local r = g:solve {}
+    local winner = r.win and g:turn() or (g:turn() == "black" and "white" or "black")
+    assert(winner == "white", n .. "x" .. n .. " without " .. pair[1] .. " " .. pair[2] .. ", " .. side
+      .. " to move: " .. winner .. " wins")
+  end
+end
+
 T["every variant plays whole games on several boards and records replay"] = function()
   local seed = 0
   for _, name in ipairs { "centre_corner", "traditional", "odd_centre" } do
