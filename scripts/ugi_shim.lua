@@ -7,9 +7,10 @@
 --   build/konane scripts/tournament.lua --bot "ugi:/old/build/konane scripts/ugi_shim.lua" ...
 --
 -- OPTIONS (key=value words) are passed to g:search as they are (numbers converted), e.g.
--- hash_mb=16. The time of a move follows the alphabeta bot's rule in konane.bot.budget: at most
--- 70% of the move's time minus 5 ms, at most 1/15 of the game time left (plus the increment),
--- at least 1 ms; `go depth N` and `go nodes N` search to that depth or node count.
+-- hash_mb=16. The time of a move follows the frozen engine's own rule (konane.bot.budget as it
+-- was then; today's alphabeta bot spends more): at most 70% of the move's time minus 5 ms, at
+-- most 1/15 of the game time left (plus the increment), at least 1 ms; `go depth N` and
+-- `go nodes N` search to that depth or node count.
 
 local konane = require "konane"
 

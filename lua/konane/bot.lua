@@ -21,17 +21,18 @@ for _, name in ipairs(M.BUILTIN) do BUILTIN_SET[name] = true end
 -- so no player shares random numbers with another or with the host's math.random.
 M.rng = require("konane.util").rng
 
---- budget(clock, want) -> seconds
--- The time a bot should spend on this move: its own wish 'want' (nil: no wish), at most 70% of
--- the time left for the move minus 5 ms, and at most a 1/15th share of the time left in the game,
--- so a bot that obeys it never loses on time. Never below 1 ms. Returns nil when neither the bot
--- nor the clock sets a limit.
-function M.budget(clock, want)
+--- budget(clock, want, share) -> seconds
+-- The time a bot should spend on this move: its own wish 'want' (nil: no wish), at most 'share'
+-- (default 0.7) of the time left for the move minus 5 ms, and at most a 1/15th share of the time
+-- left in the game, so a bot that obeys it never loses on time. A bot that answers within a
+-- millisecond of its limit (the alphabeta bot) may pass a larger share. Never below 1 ms.
+-- Returns nil when neither the bot nor the clock sets a limit.
+function M.budget(clock, want, share)
   local t = want
   if clock then
     local move_left = clock.time
     if move_left and move_left < math.huge then
-      local cap = move_left * 0.7 - 0.005
+      local cap = move_left * (share or 0.7) - 0.005
       t = t and math.min(t, cap) or cap
     end
     local game_left = clock.game_time

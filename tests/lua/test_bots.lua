@@ -242,6 +242,8 @@ T["the built-in bots give every search a time limit within the move's budget"] =
   assert(math.abs(budget({ game_time = 0.6 }) - 0.04) < 1e-12)
   assert(budget({ time = 0.1 }, 0.02) == 0.02 and budget({ time = 0.001 }) == 0.001)
   assert(budget(nil) == nil and budget({}, 0.5) == 0.5)
+  assert(math.abs(budget({ time = 0.1 }, nil, 0.9) - 0.085) < 1e-12)
+  local shares = { alphabeta = require("konane.bots.alphabeta").SHARE }
   local function proxy(g, calls)
     return setmetatable({}, { __index = function(_, k)
       local f = g[k]
@@ -266,7 +268,8 @@ T["the built-in bots give every search a time limit within the move's budget"] =
       local move = b:choose(proxy(g:clone(), calls), clock)
       assert(g:legal(move), spec .. ": " .. tostring(move))
       assert(#calls > 0, spec .. " started no search")
-      local cap = budget(clock.game_time and { time = clock.time } or clock)
+      local cap = budget(clock.game_time and { time = clock.time } or clock, nil,
+                         shares[spec:match("^%a+")])
       if clock.game_time then cap = math.min(cap, clock.game_time) end
       for _, c in ipairs(calls) do
         local what, opts = c[1], c[2]

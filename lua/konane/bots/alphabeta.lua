@@ -6,7 +6,8 @@
 -- lua/konane/weights/NAME.lua, or weights = "path/file.lua": a Lua file returning such a table,
 -- as scripts/tune.lua writes), experiment (bits of
 -- g:search's experimental switches, for matches). The bot keeps one transposition table for all
--- its moves. The time per move is bounded by the move's limit (konane.bot.budget); with a game
+-- its moves. The time per move is bounded by the move's limit (konane.bot.budget with M.SHARE
+-- of it); with a game
 -- clock the engine plans its own time from the time left and the increment (stopping early on a
 -- forced move or a stable best move).
 
@@ -17,6 +18,13 @@ local M = {
   options = { "depth", "time", "nodes", "threads", "hash_mb", "eval", "weights", "mobility",
               "movers", "tempo", "safe", "attacked", "potential", "experiment" },
 }
+
+-- The share of a move's time limit the search may spend (konane.bot.budget: share x limit - 5 ms).
+-- The search stops within a millisecond of its own limit and the UGI server adds a few (measured
+-- at 0.1 s: median 0.2 ms in process, 0.5 ms over UGI; 99th percentile 3 and 7 ms under load):
+-- 0.9 x 0.1 - 0.005 = 0.085 s leaves 15 ms before the limit itself, and the referee's grace
+-- (10 ms + 5%) on top, for the pipe and the machine's stalls.
+M.SHARE = 0.9
 
 local WEIGHTS = { "mobility", "movers", "tempo", "safe", "attacked", "potential" }
 
@@ -103,7 +111,7 @@ function M.new(opts)
     local want = opts.time or ((depth or nodes or game_time) and nil or 1.0)
     if clock.depth or clock.nodes then want = nil end
     if clock.infinite then want = 1e6 end
-    local time = bot_util.budget(game_time and { time = clock.time } or clock, want)
+    local time = bot_util.budget(game_time and { time = clock.time } or clock, want, M.SHARE)
     local r = game:search { depth = depth, time = time, nodes = nodes, table = table_,
                             game_time = game_time and math.max(game_time - 0.005, 0),
                             increment = game_time and clock.increment or nil,
