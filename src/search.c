@@ -27,6 +27,10 @@
 ** and the size of its table when the caller gives none. */
 #define PROOF_SHARE 0.4
 #define PROOF_MB 1.0
+/* Clocks (kn_search_budget): seconds kept back for the machine's stalls,
+** and per move for the answer's way out (pipe, referee). */
+#define BUDGET_RESERVE 0.1
+#define BUDGET_OVERHEAD 0.002
 #ifndef LMR2_DIV
 #define LMR2_DIV 2.0
 #endif
@@ -718,14 +722,23 @@ void kn_search_budget(double left, double inc, int pieces, double *soft,
   ** third of the pieces' count in plies per side, and the last moves are
   ** proved fast; at least 8 keeps a reserve. */
   double togo = pieces / 3.0 < 8 ? 8 : pieces / 3.0;
-  double margin = left * 0.05 < 0.02 ? left * 0.05 : 0.02;
-  double usable = left - margin, s, h;
-  if (usable < 0) usable = 0;
+  /* The reserve the clock keeps for what the search does not see: the
+  ** answer's way to the referee (BUDGET_OVERHEAD a move) and the machine's
+  ** stalls (a loaded machine holds a thread back 40-100 ms now and then):
+  ** BUDGET_RESERVE + 3 increments, or 90% of a smaller clock. Below that
+  ** level only part of the increment is spent, so the clock climbs back
+  ** above it instead of settling a few ms above zero. */
+  double rb, reserve, usable, incp, s, h;
+  if (left < 0) left = 0;
   if (inc < 0) inc = 0;
-  s = usable / togo + inc * 0.8;
-  h = s * 4;
-  if (h > usable * 0.4 + inc * 0.8) h = usable * 0.4 + inc * 0.8;
-  if (h > usable) h = usable;
+  rb = BUDGET_RESERVE + 3 * inc;
+  reserve = left * 0.9 < rb ? left * 0.9 : rb;
+  usable = left - reserve - BUDGET_OVERHEAD * togo;
+  if (usable < 0) usable = 0;
+  incp = inc * 0.8 * (left < rb ? left / rb : 1);
+  s = usable / togo + incp;
+  h = usable * 0.3 + incp;
+  if (h > s * 4) h = s * 4;
   if (s > h) s = h;
   if (h < 1e-4) h = 1e-4;
   if (s < 1e-4) s = 1e-4;

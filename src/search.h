@@ -114,7 +114,9 @@ void kn_search_opts_default(kn_search_opts *o);
 ** 'inc' are added after each move, 'pieces' are on the board. Sets the
 ** soft target (an iteration ending past it, scaled by the best move's
 ** stability, ends the search) and the hard limit (never reached by the
-** clock: a reserve stays for the moves to come).
+** clock: a reserve stays for the moves to come, for the answer's way out
+** and for the machine's stalls: 0.1 s + 3 increments, or 90% of a
+** smaller clock, below which only part of the increment is spent).
 */
 void kn_search_budget(double left, double inc, int pieces, double *soft,
                       double *hard);

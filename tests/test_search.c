@@ -331,6 +331,40 @@ static void clock_budget_is_safe(void **state) {
   assert_true(r.nodes == 0);
 }
 
+/* A game played against the clock at the worst: every move spends the
+** whole hard limit and 2 ms more on its way out, and the machine stalls
+** 60 ms on top of it every 8th move (only once, at move 16, in sudden
+** death: the reserve is for one stall). With an increment (20 ms: the
+** 500 ms + 20 ms games where threads=2 lost on time under load) the clock
+** never runs out and never falls below 40 ms: it keeps a reserve instead
+** of settling a few ms above zero. With plenty of time the reserve costs
+** little: the first 24 moves spend more than 85% of the clock and their
+** increments in search. */
+static void clock_budget_keeps_a_reserve(void **state) {
+  static const double clocks[][2] = {{0.5, 0.02}, {1, 0},  {2, 0.02},
+                                     {5, 0.05},   {60, 1}, {10, 0.1},
+                                     {0.5, 0}};
+  int c, mv;
+  (void)state;
+  for (c = 0; c < 7; c++) {
+    double left = clocks[c][0], inc = clocks[c][1], lowest = left, spent = 0;
+    int pieces = 62;
+    for (mv = 1; mv <= 40; mv++) {
+      double soft, hard, stall;
+      kn_search_budget(left, inc, pieces, &soft, &hard);
+      stall = (inc > 0 ? mv % 8 == 0 : mv == 16) ? 0.06 : 0;
+      left -= hard + 0.002 + stall;
+      assert_true(left > 0);
+      if (left < lowest) lowest = left;
+      if (mv <= 24) spent += hard;
+      left += inc;
+      if (pieces > 4) pieces -= 2;
+    }
+    if (inc > 0) assert_true(lowest >= 0.04);
+    if (clocks[c][0] >= 2) assert_true(spent >= 0.85 * (clocks[c][0] + 24 * inc));
+  }
+}
+
 /* Endgame proof mode: a node-limited search of a small enough root is
 ** decided by the solver: a won root answers a winning move with the
 ** score of a win within pieces - 1 plies (odd), a lost one falls back to
@@ -444,6 +478,7 @@ int main(void) {
       cmocka_unit_test(threads_keep_proved_results_exact),
       cmocka_unit_test(pool_answers_without_waiting_for_helpers),
       cmocka_unit_test(clock_budget_is_safe),
+      cmocka_unit_test(clock_budget_keeps_a_reserve),
       cmocka_unit_test(proved_scores_count_plies),
       cmocka_unit_test(every_table_size_gives_the_same_proved_result),
       cmocka_unit_test(fixed_depth_and_nodes_are_deterministic),
