@@ -31,6 +31,12 @@
 ** and per move for the answer's way out (pipe, referee). */
 #define BUDGET_RESERVE 0.1
 #define BUDGET_OVERHEAD 0.002
+#ifndef LMP_BASE
+#define LMP_BASE 3
+#endif
+#ifndef FUT_MARGIN
+#define FUT_MARGIN 200
+#endif
 #ifndef LMR2_DIV
 #define LMR2_DIV 2.0
 #endif
@@ -193,7 +199,7 @@ static inline int hist_index(const sctx *s, kn_move m) {
 ** the value is meaningless and the caller must unwind.
 */
 static int node(sctx *s, int depth, int alpha, int beta, int ply) {
-  int pvnode = beta - alpha > 1, n, i, best = -INF, oldalpha, mob, ext;
+  int pvnode = beta - alpha > 1, n, i, best = -INF, oldalpha, mob, ext, prune;
   kn_move hm = KN_NOMOVE, bestm = KN_NOMOVE, *mv;
   uint64_t *mk, key;
   int *k;
@@ -266,6 +272,19 @@ static int node(sctx *s, int depth, int alpha, int beta, int ply) {
   /* A forced move costs no depth (with EXTEND): forced lines are common
   ** near the end and decide games. */
   ext = (s->o->exp & KN_EXP_EXTEND) && n == 1 ? 1 : 0;
+  /* Pruning of late quiet moves near the horizon (experiments), never
+  ** where the horizon reaches the end of the game. */
+  prune = 0;
+  if (!pvnode && depth <= 3 && s->lmr &&
+      (s->o->exp & (KN_EXP_LMP | KN_EXP_FUT1 | KN_EXP_FUT2)) &&
+      depth < kn_bits_count(&s->pos.occ) && alpha > -KN_WIN_MIN &&
+      beta < KN_WIN_MIN) {
+    if (s->o->exp & KN_EXP_LMP) prune = LMP_BASE + depth * depth;
+    if (depth <= ((s->o->exp & KN_EXP_FUT2) ? 2 : (s->o->exp & KN_EXP_FUT1) ? 1 : 0)) {
+      int ev = leaf(s, ply);
+      if (ev + FUT_MARGIN * depth <= alpha) prune = 1;
+    }
+  }
 
   /* 6. PVS over the moves, best key first (selection: cutoffs come early). */
   oldalpha = alpha;
@@ -282,6 +301,7 @@ static int node(sctx *s, int depth, int alpha, int beta, int ply) {
       mv[i] = mv[bj], mk[i] = mk[bj], k[i] = k[bj];
       mv[bj] = tm, mk[bj] = tk, k[bj] = tkey;
     }
+    if (prune && i >= prune && k[i] < (1 << 28)) break;
     m = mv[i];
     mask = mk[i];
     make(s, m, mask);

@@ -51,6 +51,9 @@ typedef int (*kn_info_fn)(void *ud, const kn_search_result *r);
 #define KN_EXP_NO_PROOF 8   /* no endgame proof mode */
 #define KN_EXP_LMR2 32      /* reductions growing with log(depth) log(index) */
 #define KN_EXP_NO_PREFETCH 64 /* no prefetch of the children's table buckets */
+#define KN_EXP_LMP 128      /* late move pruning at depth <= 3 */
+#define KN_EXP_FUT1 256     /* futility pruning at depth 1 */
+#define KN_EXP_FUT2 512     /* futility pruning at depth <= 2 */
 
 /* Endgame proof mode: narrow jump-phase roots with at most this many
 ** pieces go to the exact solver first (kn_search_opts.proof_pieces). */
