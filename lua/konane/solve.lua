@@ -829,17 +829,36 @@ function M.verify(dir, o)
     table.sort(ids)
   end
   local problems = {}
+  local so = { hash_mb = o.hash_mb or 64, threads = o.threads }
   for i, id in ipairs(ids) do
-    local r = M.solve_unit(plan.nodes[id].fen, plan.variant, { hash_mb = o.hash_mb or 64,
-      threads = o.threads })
-    if r.win ~= results[id].win then
-      problems[#problems + 1] = ("unit %d: the journal says %s, solving it again gives %s (%s)")
-        :format(id, results[id].win and "win" or "loss", r.win and "win" or "loss", plan.nodes[id].fen)
-    elseif (r.move or "-") ~= (results[id].move or "-") then
-      -- the move does not depend on the table or the threads: the first winning move in the
-      -- solver's fixed order (or its first move when lost)
-      problems[#problems + 1] = ("unit %d: the journal's move is %s, solving it again gives %s (%s)")
-        :format(id, results[id].move or "-", r.move or "-", plan.nodes[id].fen)
+    local fen, rec = plan.nodes[id].fen, results[id]
+    local function problem(what)
+      problems[#problems + 1] = ("unit %d: %s (%s)"):format(id, what, fen)
+    end
+    local g = konane().new { fen = fen, variant = plan.variant }
+    local move = rec.move
+    if move and not g:legal(move) then
+      problem(("the journal's move %s is not legal"):format(move))
+    elseif rec.win then
+      -- a win is proved by its move: the position after it is lost for the opponent (another
+      -- winning move, found with another table or thread count, proves the same)
+      if not move then
+        problem("the journal says win but gives no move")
+      else
+        g:play(move)
+        local r = M.solve_unit(g:fen(), plan.variant, so)
+        if r.win then
+          problem(("the journal says win with %s, but the opponent wins after it"):format(move))
+        end
+      end
+    else
+      local r = M.solve_unit(fen, plan.variant, so)
+      if r.win then
+        problem(("the journal says loss, solving it again gives win with %s"):format(r.move))
+      elseif (move == nil) ~= (r.move == nil) then
+        problem(("the journal's move is %s, but the game is %s"):format(move or "-",
+          r.move and "not over" or "over"))
+      end
     end
     if o.progress then o.progress(("verified %d/%d units"):format(i, #ids)) end
   end
