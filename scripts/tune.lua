@@ -2,7 +2,7 @@
 --
 --   konane scripts/tune.lua [--games N] [--nodes N] [--random K] [--solve-pieces P]
 --                           [--solve-nodes N] [--size RxC] [--variant NAME] [--seed N]
---                           [--out FILE] [--data FILE]
+--                           [--holdout PCT] [--from FILE] [--out FILE] [--data FILE]
 --
 -- 1. Self-play: --games games (400) of the engine at --nodes nodes a move (3000, so games are
 --    reproducible and fast) from openings of --random K random plies (6) after the removals; one
@@ -10,13 +10,17 @@
 -- 2. Labels: every position after the opening gets its game's result for the side to move; a
 --    position with at most --solve-pieces pieces (20) is solved instead (at most --solve-nodes
 --    nodes, 200000) and gets the exact result when the solver proves one.
+--    --from FILE skips 1 and 2 and reads the labelled positions of an earlier --data FILE
+--    (columns fen,label and the features by name; a row's features are taken as written).
 -- 3. Fit: logistic regression P(side to move wins) = 1 / (1 + exp(-sum w_i f_i)) over the
 --    features of g:features() (mobility, movers, tempo, safe, attacked, potential), by Newton's
---    method with a little L2 regularisation; the weights are scaled so mobility is 100 (the
---    engine's scale) and rounded.
+--    method with a little L2 regularisation, on all rows but a held-out --holdout PCT percent
+--    (10; whole games stay together); the held-out rows measure the fit against the default
+--    weights' shape (one scale fitted). The weights are scaled so mobility is 100 (the engine's
+--    scale) and rounded.
 -- 4. Output: the weights as a Lua table in --out (lua/konane/weights/tuned.lua), which
 --    `alphabeta:weights=FILE` and g:search{weights = dofile(FILE)} load; --data writes the
---    labelled positions (fen, label, features) as CSV for other tools.
+--    labelled positions (fen, label, features, game number) as CSV for other tools.
 --
 -- Prints the data size, the time taken and the fitted weights with their standard errors.
 
@@ -29,15 +33,15 @@ local function usage(msg)
   if msg then out:write("tune.lua: ", msg, "\n") end
   out:write("usage: konane scripts/tune.lua [--games N] [--nodes N] [--random K] " ..
     "[--solve-pieces P] [--solve-nodes N] [--size RxC] [--variant NAME] [--seed N] " ..
-    "[--out FILE] [--data FILE]\n")
+    "[--holdout PCT] [--from FILE] [--out FILE] [--data FILE]\n")
   os.exit(msg and 2 or 0)
 end
 
 local opts = { games = 400, nodes = 3000, random = 6, ["solve-pieces"] = 20,
                ["solve-nodes"] = 200000, size = "8x8", variant = "brainking", seed = 1,
-               out = "lua/konane/weights/tuned.lua" }
+               holdout = 10, out = "lua/konane/weights/tuned.lua" }
 local NUMERIC = { games = true, nodes = true, random = true, ["solve-pieces"] = true,
-                  ["solve-nodes"] = true, seed = true }
+                  ["solve-nodes"] = true, seed = true, holdout = true }
 do
   local i = 1
   while i <= #arg do
@@ -50,7 +54,7 @@ do
       i = i + 1
       v = arg[i]
     end
-    if opts[k] == nil and k ~= "data" then usage("unknown option --" .. k) end
+    if opts[k] == nil and k ~= "data" and k ~= "from" then usage("unknown option --" .. k) end
     if v == nil then usage("--" .. k .. " needs a value") end
     if NUMERIC[k] then
       local n = math.tointeger(tonumber(v))
@@ -63,6 +67,7 @@ do
 end
 local rows, cols = opts.size:match("^(%d+)x(%d+)$")
 if not rows then usage("--size must look like 8x8") end
+if opts.holdout > 90 then usage("--holdout must be a percentage from 0 to 90") end
 rows, cols = tonumber(rows), tonumber(cols)
 
 local NAMES = { "mobility", "movers", "tempo", "safe", "attacked", "potential" }
@@ -75,60 +80,108 @@ local function progress(fmt, ...)
   if tty then io.stderr:write("\r", string.format(fmt, ...), "\027[K") end
 end
 
--- 1 and 2: games and labels.
-local data = {} -- { f = {...}, y = 0/1, fen = }
-local solved, proved = 0, 0
-local table_ = konane.hashtable(16)
-for game_no = 1, opts.games do
-  local g = konane.new { rows = rows, cols = cols, variant = opts.variant }
-  while g:phase() ~= "jump" and not g:over() do
-    local ms = g:moves()
-    g:play(ms[rng(#ms)])
-  end
-  for _ = 1, opts.random do
-    if g:over() then break end
-    local ms = g:moves()
-    g:play(ms[rng(#ms)])
-  end
-  local positions = {}
-  while not g:over() do
-    positions[#positions + 1] = { fen = g:fen(), f = g:features(), turn = g:turn() }
-    local m
-    if rng(10) == 1 then
+-- 1 and 2: games and labels. Returns the rows { f = {...}, y = 0/1, fen =, game = }, and how
+-- many positions the solver was asked to label and proved.
+local function play_games()
+  local data = {}
+  local solved, proved = 0, 0
+  local table_ = konane.hashtable(16)
+  for game_no = 1, opts.games do
+    local g = konane.new { rows = rows, cols = cols, variant = opts.variant }
+    while g:phase() ~= "jump" and not g:over() do
       local ms = g:moves()
-      m = ms[rng(#ms)]
-    else
-      m = g:search { nodes = opts.nodes, table = table_ }.move
+      g:play(ms[rng(#ms)])
     end
-    g:play(m)
-  end
-  local winner = g:winner()
-  for _, p in ipairs(positions) do
-    local y = p.turn == winner and 1 or 0
-    local pos = konane.new { fen = p.fen, variant = "free" }
-    if pos:count("black") + pos:count("white") <= opts["solve-pieces"] then
-      solved = solved + 1
-      local r = pos:solve { nodes = opts["solve-nodes"] }
-      if r.win ~= nil then
-        proved = proved + 1
-        y = r.win and 1 or 0
+    for _ = 1, opts.random do
+      if g:over() then break end
+      local ms = g:moves()
+      g:play(ms[rng(#ms)])
+    end
+    local positions = {}
+    while not g:over() do
+      positions[#positions + 1] = { fen = g:fen(), f = g:features(), turn = g:turn() }
+      local m
+      if rng(10) == 1 then
+        local ms = g:moves()
+        m = ms[rng(#ms)]
+      else
+        m = g:search { nodes = opts.nodes, table = table_ }.move
       end
+      g:play(m)
     end
-    local f = {}
-    for i, name in ipairs(NAMES) do f[i] = p.f[name] end
-    data[#data + 1] = { f = f, y = y, fen = p.fen }
+    local winner = g:winner()
+    for _, p in ipairs(positions) do
+      local y = p.turn == winner and 1 or 0
+      local pos = konane.new { fen = p.fen, variant = "free" }
+      if pos:count("black") + pos:count("white") <= opts["solve-pieces"] then
+        solved = solved + 1
+        local r = pos:solve { nodes = opts["solve-nodes"] }
+        if r.win ~= nil then
+          proved = proved + 1
+          y = r.win and 1 or 0
+        end
+      end
+      local f = {}
+      for k, name in ipairs(NAMES) do f[k] = p.f[name] end
+      data[#data + 1] = { f = f, y = y, fen = p.fen, game = game_no }
+    end
+    progress("game %d/%d, %d positions", game_no, opts.games, #data)
   end
-  progress("game %d/%d, %d positions", game_no, opts.games, #data)
+  progress("")
+  if tty then io.stderr:write("\r") end
+  return data, solved, proved
 end
-progress("")
-if tty then io.stderr:write("\r") end
-local t_games = clock() - t_start
 
--- 3. Newton's method on the L2-regularised log-likelihood.
-local K = #NAMES
-local w = {}
-for i = 1, K do w[i] = 0 end
-local LAMBDA = 1e-3 * #data
+-- --from: the rows of a --data file. Errors name the file and the line.
+local function read_data(path)
+  local f, err = io.open(path, "r")
+  if not f then error("cannot read " .. tostring(err), 0) end
+  local header = f:read("l") or ""
+  local col = {}
+  do
+    local k = 0
+    for name in (header .. ","):gmatch("([^,]*),") do
+      k = k + 1
+      col[name] = k
+    end
+  end
+  if not col.label then
+    f:close()
+    error(path .. ":1: no 'label' column (a file written by --data expected)", 0)
+  end
+  for _, name in ipairs(NAMES) do
+    if not col[name] then
+      f:close()
+      error(path .. ":1: no '" .. name .. "' column", 0)
+    end
+  end
+  local data, line_no = {}, 1
+  for line in f:lines() do
+    line_no = line_no + 1
+    if line ~= "" then
+      local t = {}
+      for c in (line .. ","):gmatch("([^,]*),") do t[#t + 1] = c end
+      local y = tonumber(t[col.label])
+      if y ~= 0 and y ~= 1 then
+        f:close()
+        error(("%s:%d: label must be 0 or 1"):format(path, line_no), 0)
+      end
+      local fs = {}
+      for k, name in ipairs(NAMES) do
+        fs[k] = tonumber(t[col[name]])
+        if not fs[k] then
+          f:close()
+          error(("%s:%d: '%s' is not a number"):format(path, line_no, name), 0)
+        end
+      end
+      data[#data + 1] = { f = fs, y = y, fen = t[col.fen] or "",
+                          game = tonumber(col.game and t[col.game]) or line_no }
+    end
+  end
+  f:close()
+  if #data == 0 then error(path .. ": no labelled positions", 0) end
+  return data
+end
 
 local function solve_linear(A, b)
   local n = #b
@@ -143,7 +196,7 @@ local function solve_linear(A, b)
     for r = c + 1, n do if math.abs(M[r][c]) > math.abs(M[p][c]) then p = r end end
     M[c], M[p] = M[p], M[c]
     local d = M[c][c]
-    if math.abs(d) < 1e-12 then error("singular system: a feature never varies") end
+    if math.abs(d) < 1e-12 then error("singular system: a feature never varies", 0) end
     for r = 1, n do
       if r ~= c then
         local f = M[r][c] / d
@@ -156,36 +209,87 @@ local function solve_linear(A, b)
   return x
 end
 
-local H
-for _ = 1, 25 do
-  local grad = {}
-  H = {}
-  for i = 1, K do
-    grad[i] = -LAMBDA * w[i]
-    H[i] = {}
-    for j = 1, K do H[i][j] = i == j and LAMBDA or 0 end
-  end
-  for _, d in ipairs(data) do
-    local z = 0
-    for i = 1, K do z = z + w[i] * d.f[i] end
-    local p = 1 / (1 + math.exp(-z))
-    local r, v = d.y - p, p * (1 - p)
+-- 3. Newton's method on the L2-regularised log-likelihood of 'set' with the features given by
+-- 'feat(row) -> {...}' (K of them). Returns the weights and the Hessian at the optimum.
+local function fit(set, feat, K)
+  local w = {}
+  for i = 1, K do w[i] = 0 end
+  local lambda = 1e-3 * #set
+  local H
+  for _ = 1, 50 do
+    local grad = {}
+    H = {}
     for i = 1, K do
-      local fi = d.f[i]
-      if fi ~= 0 then
-        grad[i] = grad[i] + r * fi
-        local Hi = H[i]
-        for j = 1, K do Hi[j] = Hi[j] + v * fi * d.f[j] end
+      grad[i] = -lambda * w[i]
+      H[i] = {}
+      for j = 1, K do H[i][j] = i == j and lambda or 0 end
+    end
+    for _, d in ipairs(set) do
+      local f = feat(d)
+      local z = 0
+      for i = 1, K do z = z + w[i] * f[i] end
+      local p = 1 / (1 + math.exp(-z))
+      local r, v = d.y - p, p * (1 - p)
+      for i = 1, K do
+        local fi = f[i]
+        if fi ~= 0 then
+          grad[i] = grad[i] + r * fi
+          local Hi = H[i]
+          for j = 1, K do Hi[j] = Hi[j] + v * fi * f[j] end
+        end
       end
     end
+    local step = solve_linear(H, grad)
+    local size = 0
+    for i = 1, K do
+      w[i] = w[i] + step[i]
+      size = math.max(size, math.abs(step[i]))
+    end
+    if size < 1e-7 then break end
   end
-  local step = solve_linear(H, grad)
-  local size = 0
-  for i = 1, K do
-    w[i] = w[i] + step[i]
-    size = math.max(size, math.abs(step[i]))
+  return w, H
+end
+
+-- Mean log loss and the share of results predicted of 'set' under 'w'.
+local function score(set, feat, w)
+  local loss, correct = 0, 0
+  for _, d in ipairs(set) do
+    local f = feat(d)
+    local z = 0
+    for i = 1, #w do z = z + w[i] * f[i] end
+    local p = 1 / (1 + math.exp(-z))
+    loss = loss - (d.y == 1 and math.log(p + 1e-12) or math.log(1 - p + 1e-12))
+    if (p > 0.5) == (d.y == 1) then correct = correct + 1 end
   end
-  if size < 1e-7 then break end
+  return loss / math.max(#set, 1), 100 * correct / math.max(#set, 1)
+end
+
+local data, solved, proved
+if opts.from then
+  local ok, res = pcall(read_data, opts.from)
+  if not ok then
+    io.stderr:write("tune.lua: ", res, "\n")
+    os.exit(1)
+  end
+  data = res
+else
+  data, solved, proved = play_games()
+end
+local t_games = clock() - t_start
+
+-- The held-out rows: whole games (rows of a game are alike), chosen by a hash of the game.
+local train, test = {}, {}
+for _, d in ipairs(data) do
+  if (d.game * 2654435761) % 100 < opts.holdout then test[#test + 1] = d else train[#train + 1] = d end
+end
+if #train == 0 then train, test = test, {} end
+
+local K = #NAMES
+local err
+local ok, w, H = pcall(fit, train, function(d) return d.f end, K)
+if not ok then
+  io.stderr:write("tune.lua: ", w, "\n")
+  os.exit(1)
 end
 
 -- Standard errors from the inverse Hessian (column by column).
@@ -196,14 +300,18 @@ for i = 1, K do
   se[i] = math.sqrt(math.max(solve_linear(H, e)[i], 0))
 end
 
-local loss, correct = 0, 0
-for _, d in ipairs(data) do
-  local z = 0
-  for i = 1, K do z = z + w[i] * d.f[i] end
-  local p = 1 / (1 + math.exp(-z))
-  loss = loss - (d.y == 1 and math.log(p + 1e-12) or math.log(1 - p + 1e-12))
-  if (p > 0.5) == (d.y == 1) then correct = correct + 1 end
+-- The baseline: the default weights' shape (sum default_i * f_i) with one fitted scale.
+local default = {}
+do
+  local _, base = konane.new { rows = rows, cols = cols, variant = opts.variant }:features()
+  for k, name in ipairs(NAMES) do default[k] = base[name] end
 end
+local function shape(d)
+  local z = 0
+  for i = 1, K do z = z + default[i] * d.f[i] end
+  return { z }
+end
+local wb = fit(train, shape, 1)
 
 -- 4. Scale to the engine's units (mobility = 100) and write.
 local scale = 100 / w[1]
@@ -216,32 +324,45 @@ for i, name in ipairs(NAMES) do
 end
 
 local elapsed = clock() - t_start
-print(string.format("data: %d games, %d positions (%d solved by the engine's solver, %d proved)",
-  opts.games, #data, solved, proved))
+if opts.from then
+  print(string.format("data: %d positions from %s", #data, opts.from))
+else
+  print(string.format("data: %d games, %d positions (%d solved by the engine's solver, %d proved)",
+    opts.games, #data, solved, proved))
+end
 print(string.format("time: %.1f s (games and labels %.1f s, fit %.1f s)", elapsed, t_games,
   elapsed - t_games))
-print(string.format("fit: mean log loss %.4f, %.1f%% of results predicted", loss / #data,
-  100 * correct / #data))
+local feat = function(d) return d.f end
+local l1, c1 = score(train, feat, w)
+print(string.format("fit: %d positions, mean log loss %.4f, %.1f%% of results predicted", #train, l1, c1))
+if #test > 0 then
+  local l2, c2 = score(test, feat, w)
+  local l3, c3 = score(test, shape, wb)
+  print(string.format("held out: %d positions, mean log loss %.4f, %.1f%% predicted " ..
+    "(default weights: %.4f, %.1f%%)", #test, l2, c2, l3, c3))
+end
 for i, name in ipairs(NAMES) do
   print(string.format("  %-10s %6d   (logistic %.4f +- %.4f)", name, weights[name], w[i], 1.96 * se[i]))
 end
 
 local function write_file(path, text)
-  local f, err = io.open(path, "w")
-  if not f then error("cannot write " .. path .. ": " .. tostring(err), 0) end
-  local ok, werr = f:write(text)
-  if not ok then error("cannot write " .. path .. ": " .. tostring(werr), 0) end
-  ok, werr = f:close()
-  if not ok then error("cannot write " .. path .. ": " .. tostring(werr), 0) end
+  local f, oerr = io.open(path, "w")
+  if not f then error("cannot write " .. path .. ": " .. tostring(oerr), 0) end
+  local ok2, werr = f:write(text)
+  if not ok2 then error("cannot write " .. path .. ": " .. tostring(werr), 0) end
+  ok2, werr = f:close()
+  if not ok2 then error("cannot write " .. path .. ": " .. tostring(werr), 0) end
 end
 
-local lines = { string.format("-- weights fitted by scripts/tune.lua: %d games at %d nodes a move, %d positions,",
-  opts.games, opts.nodes, #data),
-  string.format("-- %s %s, seed %d (%.0f s). Load with alphabeta:weights=FILE or dofile.",
-    opts.size, opts.variant, opts.seed, elapsed), "return {" }
+local source = opts.from and string.format("-- weights fitted by scripts/tune.lua from %s, %d positions (%.0f s).",
+  opts.from, #data, elapsed) or table.concat({
+  string.format("-- weights fitted by scripts/tune.lua: %d games at %d nodes a move, %d positions,",
+    opts.games, opts.nodes, #data),
+  string.format("-- %s %s, seed %d (%.0f s).", opts.size, opts.variant, opts.seed, elapsed) }, "\n")
+local lines = { source, "-- Load with alphabeta:weights=FILE or dofile.", "return {" }
 for _, name in ipairs(NAMES) do lines[#lines + 1] = string.format("  %s = %d,", name, weights[name]) end
 lines[#lines + 1] = "}\n"
-local ok, err = pcall(write_file, opts.out, table.concat(lines, "\n"))
+ok, err = pcall(write_file, opts.out, table.concat(lines, "\n"))
 if not ok then
   io.stderr:write("tune.lua: ", err, "\n")
   os.exit(1)
@@ -249,8 +370,10 @@ end
 print("weights written to " .. opts.out)
 
 if opts.data then
-  local out = { "fen,label," .. table.concat(NAMES, ",") }
-  for _, d in ipairs(data) do out[#out + 1] = string.format("%s,%d,%s", d.fen, d.y, table.concat(d.f, ",")) end
+  local out = { "fen,label," .. table.concat(NAMES, ",") .. ",game" }
+  for _, d in ipairs(data) do
+    out[#out + 1] = string.format("%s,%d,%s,%d", d.fen, d.y, table.concat(d.f, ","), d.game)
+  end
   ok, err = pcall(write_file, opts.data, table.concat(out, "\n") .. "\n")
   if not ok then
     io.stderr:write("tune.lua: ", err, "\n")

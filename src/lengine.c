@@ -613,18 +613,24 @@ static int l_mcts(lua_State *L) {
 }
 
 /* g:features() -> {mobility=, movers=, tempo=, safe=, attacked=,
-** potential=}: the built-in evaluation's features for the side to move
-** (its score is the sum of weight * feature). */
+** potential=}, {the default weights by the same names}: the built-in
+** evaluation's features for the side to move (its score is the sum of
+** weight * feature). */
 static int l_features(lua_State *L) {
   kn_game *g = check_game(L, 1);
   int f[KN_NWEIGHTS], i;
+  kn_weights w;
   kn_features(g->b, &g->pos, -1, f);
+  kn_weights_default(&w);
+  lua_createtable(L, 0, KN_NWEIGHTS);
   lua_createtable(L, 0, KN_NWEIGHTS);
   for (i = 0; i < KN_NWEIGHTS; i++) {
     lua_pushinteger(L, f[i]);
+    lua_setfield(L, -3, kn_weight_name(i));
+    lua_pushinteger(L, w.w[i]);
     lua_setfield(L, -2, kn_weight_name(i));
   }
-  return 1;
+  return 2;
 }
 
 const luaL_Reg lk_engine_methods[] = {{"search", l_search},

@@ -362,29 +362,4 @@ T["g:features gives the evaluation's terms; every weight changes the score"] = f
     { weights = { speed = 1 } })
 end
 
-T["scripts/tune.lua fits weights that the alphabeta bot loads"] = function()
-  local build = os.getenv("KONANE_BUILD") or "build"
-  local out = os.tmpname()
-  local p = io.popen(build .. "/konane scripts/tune.lua --games 4 --nodes 300 --solve-pieces 12 --out "
-    .. out .. " 2>&1; echo rc=$?")
-  local text = p:read("a")
-  p:close()
-  assert(text:find("rc=0"), text)
-  assert(text:find("data: 4 games, %d+ positions"), text)
-  local w = require("konane.bots.alphabeta").load_weights(out)
-  assert(w.mobility == 100 and math.type(w.potential) == "integer", text)
-  local bot = konane.bot { name = "t", choose = function() end } and require("konane.bots.alphabeta")
-    .new { depth = 2, weights = out }
-  local g = midgame()
-  assert(is_legal(g, bot:choose(g:clone(), {})))
-  os.remove(out)
-  -- the shipped set by name, and errors
-  assert(konane.bot("alphabeta:weights=tuned,depth=1"))
-  expect_error("no weights set 'nope'", konane.bot, "alphabeta:weights=nope")
-  p = io.popen(build .. "/konane scripts/tune.lua --games x 2>&1; echo rc=$?")
-  text = p:read("a")
-  p:close()
-  assert(text:find("whole number") and text:find("rc=2"), text)
-end
-
 return T

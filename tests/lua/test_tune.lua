@@ -1,0 +1,141 @@
+-- scripts/tune.lua: the fit recovers known weights from synthetic data (--from), the weights
+-- file it writes loads back as the printed weights (and into the alphabeta bot), a tiny
+-- self-play run labels and fits, and bad options or bad data files are named with exit 2 / 1.
+local konane = require "konane"
+local H = dofile("tests/lua/helpers.lua")
+
+local build = os.getenv("KONANE_BUILD") or "build"
+local host = build .. "/konane"
+local NAMES = { "mobility", "movers", "tempo", "safe", "attacked", "potential" }
+
+local T = {}
+
+-- Runs tune.lua with 'args' (a list); returns the exit code and the combined output.
+local function tune(args)
+  local argv = { host, "scripts/tune.lua" }
+  for _, a in ipairs(args) do argv[#argv + 1] = a end
+  return H.run(argv)
+end
+
+-- The printed weights: { name = integer }.
+local function printed(text)
+  local w = {}
+  for _, name in ipairs(NAMES) do
+    w[name] = math.tointeger(tonumber(text:match("\n  " .. name .. "%s+(%-?%d+)")))
+  end
+  return w
+end
+
+-- Synthetic rows drawn from P(win) = 1 / (1 + exp(-sum truth_i f_i)), features small integers.
+local function synthetic(path, truth, n, seed)
+  local rng = require("konane.bot").rng(seed)
+  local lines = { "fen,label," .. table.concat(NAMES, ",") .. ",game" }
+  for i = 1, n do
+    local f, z = {}, 0
+    for k, name in ipairs(NAMES) do
+      f[k] = name == "tempo" and 1 or rng(11) - 6
+      z = z + truth[k] * f[k]
+    end
+    local y = (rng(1000000) - 0.5) / 1000000 < 1 / (1 + math.exp(-z)) and 1 or 0
+    lines[#lines + 1] = ("-,%d,%s,%d"):format(y, table.concat(f, ","), i)
+  end
+  H.write(path, table.concat(lines, "\n") .. "\n")
+end
+
+T["the fit recovers known weights from synthetic data"] = function()
+  local dir = H.tmpdir()
+  -- engine units: mobility 100, movers 50, tempo -75, safe 25, attacked -50, potential 0
+  local truth = { 0.4, 0.2, -0.3, 0.1, -0.2, 0 }
+  synthetic(dir .. "/d.csv", truth, 12000, 3)
+  local code, text = tune { "--from", dir .. "/d.csv", "--out", dir .. "/w.lua" }
+  assert(code == 0, text)
+  assert(text:find("data: 12000 positions from"), text)
+  assert(text:find("held out: %d+ positions"), text)
+  local w = printed(text)
+  local want = { mobility = 100, movers = 50, tempo = -75, safe = 25, attacked = -50, potential = 0 }
+  for _, name in ipairs(NAMES) do
+    assert(math.abs(w[name] - want[name]) <= 12, ("%s: fitted %s, truth %d\n%s"):format(name,
+      tostring(w[name]), want[name], text))
+  end
+  -- a different truth gives a different fit (the test can fail)
+  synthetic(dir .. "/e.csv", { 0.4, -0.2, 0.3, 0, 0.2, 0.1 }, 6000, 4)
+  code, text = tune { "--from", dir .. "/e.csv", "--out", dir .. "/w2.lua", "--holdout", "0" }
+  assert(code == 0, text)
+  assert(not text:find("held out"), text)
+  local w2 = printed(text)
+  assert(math.abs(w2.movers + 50) <= 12 and math.abs(w2.potential - 25) <= 12, text)
+end
+
+T["the weights file round-trips: it loads back as printed, by path and into the bot"] = function()
+  local dir = H.tmpdir()
+  synthetic(dir .. "/d.csv", { 0.5, 0.1, 0.2, -0.1, 0.05, 0.15 }, 2000, 5)
+  local code, text = tune { "--from", dir .. "/d.csv", "--out", dir .. "/w.lua" }
+  assert(code == 0, text)
+  local w = printed(text)
+  local loaded = require("konane.bots.alphabeta").load_weights(dir .. "/w.lua")
+  for _, name in ipairs(NAMES) do
+    assert(loaded[name] == w[name] and math.type(loaded[name]) == "integer", name)
+  end
+  -- the engine takes it, and a depth-1 search scores with exactly these weights
+  local g = konane.new { rows = 6, cols = 6 }
+  for i = 1, 8 do
+    local ms = g:moves()
+    g:play(ms[(i * 7) % #ms + 1])
+  end
+  local r = g:search { depth = 1, weights = loaded, table = konane.hashtable(0) }
+  local c = g:clone()
+  c:play(r.move)
+  local f, z = c:features(), 0
+  for _, name in ipairs(NAMES) do z = z + loaded[name] * f[name] end
+  assert(r.score == -z, ("score %d, weighted features %d"):format(r.score, -z))
+  local bot = require("konane.bots.alphabeta").new { depth = 2, weights = dir .. "/w.lua" }
+  assert(bot:choose(g:clone(), {}))
+end
+
+T["a tiny self-play run labels, fits and writes the data it used"] = function()
+  local dir = H.tmpdir()
+  local code, text = tune { "--games", "4", "--nodes", "300", "--solve-pieces", "12",
+    "--holdout", "25", "--out", dir .. "/w.lua", "--data", dir .. "/d.csv" }
+  assert(code == 0, text)
+  local n = math.tointeger(tonumber(text:match("data: 4 games, (%d+) positions")))
+  assert(n and n > 20, text)
+  local w = require("konane.bots.alphabeta").load_weights(dir .. "/w.lua")
+  assert(w.mobility == 100 and math.type(w.potential) == "integer", text)
+  -- the data file has one row per position, and refits to the same weights
+  local rows = select(2, H.read(dir .. "/d.csv"):gsub("\n", "")) - 1
+  assert(rows == n, ("%d rows, %d positions"):format(rows, n))
+  local code2, text2 = tune { "--from", dir .. "/d.csv", "--holdout", "25", "--out", dir .. "/w2.lua" }
+  assert(code2 == 0, text2)
+  local a, b = printed(text), printed(text2)
+  for _, name in ipairs(NAMES) do assert(a[name] == b[name], name .. "\n" .. text .. text2) end
+  -- the shipped set loads by name
+  assert(konane.bot("alphabeta:weights=tuned,depth=1"))
+end
+
+T["bad options exit 2, a bad data file exits 1 naming the line"] = function()
+  for _, bad in ipairs { { "--games", "x" }, { "--holdout", "95" }, { "--size", "8" },
+                         { "--no-such" }, { "--from" } } do
+    local code, text = tune(bad)
+    assert(code == 2 and text:find("tune.lua: ") and text:find("usage"), table.concat(bad, " ") .. ": " .. text)
+  end
+  local dir = H.tmpdir()
+  H.write(dir .. "/bad.csv", "fen,label," .. table.concat(NAMES, ",") .. "\n-,1,1,2,1,0,0,0\n-,2,1,1,1,1,1,1\n")
+  local code, text = tune { "--from", dir .. "/bad.csv", "--out", dir .. "/w.lua" }
+  assert(code == 1 and text:find("bad.csv:3: label must be 0 or 1"), text)
+  H.write(dir .. "/bad.csv", "fen,label,mobility\n-,1,1\n")
+  code, text = tune { "--from", dir .. "/bad.csv", "--out", dir .. "/w.lua" }
+  assert(code == 1 and text:find("bad.csv:1: no 'movers' column"), text)
+  code, text = tune { "--from", dir .. "/none.csv", "--out", dir .. "/w.lua" }
+  assert(code == 1 and text:find("none.csv"), text)
+end
+
+-- each test removes its temporary directories, failed or not
+for k, fn in pairs(T) do
+  T[k] = function()
+    local ok, err = pcall(fn)
+    H.cleanup()
+    if not ok then error(err, 0) end
+  end
+end
+
+return T
