@@ -57,11 +57,16 @@ end
 
 --- parse_spec(spec) -> name_or_path, options, is_path
 -- Splits "name:key=value,key=value" (or "path.lua:key=value"). A bare key without '=' is true.
+-- A built-in bot's name before the ':' makes it a built-in spec even when a value is a path.
 -- Raises on an empty key.
 function M.parse_spec(spec)
   local head, rest = spec, nil
   local path_head, path_rest = spec:match("^(.-%.lua):(.*)$")
-  if path_head then
+  local name_head, name_rest = spec:match("^([%w_]+):(.*)$")
+  if name_head and BUILTIN_SET[name_head] then
+    -- a built-in bot whose options name a file: alphabeta:weights=my.lua, weights=dir/w.lua
+    head, rest = name_head, name_rest
+  elseif path_head then
     head, rest = path_head, path_rest
   elseif not spec:find("[/\\]") and not spec:match("%.lua$") then
     local h, r = spec:match("^([^:]*):(.*)$")

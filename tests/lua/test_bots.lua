@@ -38,6 +38,26 @@ T["konane.bot builds every built-in bot from a one-line spec"] = function()
   for _, info in ipairs(list) do assert(info.description and info.description ~= "") end
 end
 
+T["a built-in bot's spec may name a weights file by its path (alphabeta:weights=dir/w.lua)"] = function()
+  local H = dofile("tests/lua/helpers.lua")
+  local dir = H.tmpdir()
+  H.write(dir .. "/w.lua", "return { mobility = 100, movers = 77 }")
+  for _, spec in ipairs { "alphabeta:depth=2,weights=" .. dir .. "/w.lua", "alphabeta:weights=" .. dir .. "/w.lua,depth=2" } do
+    local head, opts, is_path = require("konane.bot").parse_spec(spec)
+    assert(head == "alphabeta" and not is_path and opts.weights == dir .. "/w.lua" and opts.depth == 2, spec)
+    local b = konane.bot(spec)
+    assert(b.builtin, spec .. " should be the built-in alphabeta")
+    local rec = konane.play(b, "random", { rows = 6, cols = 6, seed = 1 })
+    assert(rec.termination == "normal", rec.reason)
+  end
+  -- a file bot named like a path with options stays a file bot
+  local _, _, is_path = require("konane.bot").parse_spec(dir .. "/mybot.lua:depth=2")
+  assert(is_path)
+  local ok, err = pcall(konane.bot, "alphabeta:weights=" .. dir .. "/none.lua")
+  assert(not ok and tostring(err):find("none.lua", 1, true) and tostring(err):find("weights", 1, true), tostring(err))
+  H.cleanup()
+end
+
 T["konane.bot rejects unknown bots, unknown options and bad values with clear errors"] = function()
   local cases = {
     { "nosuchbot", "unknown bot 'nosuchbot'" },

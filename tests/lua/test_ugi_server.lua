@@ -47,6 +47,29 @@ T["a bot's odd figures (NaN, huge, strings) never keep the engine from answering
   H.cleanup()
 end
 
+T["alphabeta with a weights set or file keeps searching after setoption (the file is read before the lockdown)"] = function()
+  local H = dofile("tests/lua/helpers.lua")
+  local path = H.tmpdir() .. "/w.lua"
+  H.write(path, "return { mobility = 100, movers = 77 }")
+  for _, spec in ipairs { "alphabeta:weights=tuned", "alphabeta:weights=" .. path } do
+    local e = engine(spec)
+    -- every setoption makes the bot again: it used to need the file then, and failed
+    e:send("ugi", "setoption name hash value 8", "setoption name rows value 6", "isready")
+    local got = e:upto("readyok")
+    assert(not table.concat(got, "\n"):find("error", 1, true), spec .. ": " .. table.concat(got, " | "))
+    e:send("position startpos moves c4 c3", "go depth 3")
+    local move, lines = e:bestmove()
+    assert(move and move ~= "0000", spec .. ": " .. table.concat(lines, " | "))
+    assert(lines[#lines - 1]:match("^info depth 3 "), spec .. ": " .. table.concat(lines, " | "))
+    e:send("quit")
+    e:wait_exit()
+    e:close()
+  end
+  local code, out = H.run(S.engine_argv("alphabeta:weights=" .. H.tmpdir() .. "/none.lua"))
+  assert(code == 2 and out:find("none.lua", 1, true), tostring(code) .. " " .. tostring(out))
+  H.cleanup()
+end
+
 T["a bad bot on the command line exits with status 2 and says what is wrong"] = function()
   local H = dofile("tests/lua/helpers.lua")
   local cases = {

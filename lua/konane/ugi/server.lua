@@ -70,7 +70,7 @@ end
 
 -- Text for an error line: one line, at most 300 bytes, without file:line prefixes.
 local function clean(msg)
-  msg = tostring(msg):gsub("^[^\n]-%.lua:%d+: ", ""):gsub("%s+", " ")
+  msg = tostring(msg):gsub("^[^\n(]-%.lua:%d+: ", ""):gsub("%s+", " ")
   if #msg > 300 then msg = msg:sub(1, 300) .. "..." end
   return msg
 end
@@ -100,6 +100,11 @@ function M.new(spec, chan, opts)
       if not ok or type(mod) ~= "table" then error("unknown bot '" .. head .. "'", 0) end
       s.name = head
       for _, k in ipairs(mod.options or {}) do s.known[k] = true end
+      -- a weights file is read now, before the lockdown takes file reading away: the bot is
+      -- made again after every setoption, and it must not need the file then
+      if type(options.weights) == "string" and mod.load_weights then
+        options.weights = mod.load_weights(options.weights)
+      end
     end
   end
   s.bot_err = nil
