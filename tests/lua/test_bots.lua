@@ -302,6 +302,53 @@ T["the built-in bots give every search a time limit within the move's budget"] =
   end
 end
 
+T["the alphabeta bot keeps back three times how late its answers were, down to half the limit"] = function()
+  -- fake clocks: each search seems to take 'took' seconds of wall time and 'cpu' of CPU time
+  -- (no wall-clock time is measured)
+  local ab = require("konane.bots.alphabeta")
+  local real_clock, real_cpu = ab.clock, ab.cpu
+  local now, took, cputime, cpu = 0, 0, 0, 0
+  ab.clock = function() now = now + took; return now end
+  ab.cpu = function() cputime = cputime + cpu; return cputime end
+  local ok, err = pcall(function()
+    local b = konane.bot("alphabeta")
+    local g = konane.new { rows = 5, cols = 5, variant = "centre_corner" }
+    g:play(g:moves()[1])
+    g:play(g:moves()[1])
+    local times = {}
+    local proxy = setmetatable({}, { __index = function(_, k)
+      local f = g[k]
+      if type(f) ~= "function" then return f end
+      return function(_, opts, ...)
+        if k == "search" then times[#times + 1] = opts.time end
+        return f(g, opts, ...)
+      end
+    end })
+    local function move(t, c)
+      took, cpu = t, c or t
+      b:choose(proxy, { time = 0.1, grace = 0.015, ply = 3 })
+    end
+    local function near(i, v) assert(math.abs(times[i] - v) < 1e-9, i .. ": " .. times[i]) end
+    move(0.085) -- on time, the CPU all its own: the next move keeps the full share
+    move(0.085)
+    near(1, 0.085)
+    near(2, 0.085)
+    move(0.095) -- 10 ms late: 30 ms kept back
+    move(0)
+    near(4, 0.1 - 0.005 - 0.03)
+    move(0.3) -- very late: half the limit
+    move(0)
+    near(6, 0.045)
+    for _ = 1, 80 do move(0) end -- answers on time again: back to the full share
+    near(#times, 0.085)
+    move(0.085, 0.065) -- on time, but 20 ms off the CPU: 10 ms counted late
+    move(0)
+    near(#times, 0.1 - 0.005 - 0.03)
+  end)
+  ab.clock, ab.cpu = real_clock, real_cpu
+  assert(ok, err)
+end
+
 T["an opening is played first and recorded, and an illegal one raises"] = function()
   local rec = konane.play("greedy", "greedy", { opening = "1. d5 e5 2. b5-d5", seed = 1 })
   assert(rec.moves[1] == "d5" and rec.moves[2] == "e5" and rec.moves[3] == "b5-d5")

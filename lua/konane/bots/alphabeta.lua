@@ -26,6 +26,22 @@ local M = {
 -- (10 ms + 5%) on top, for the pipe and the machine's stalls.
 M.SHARE = 0.9
 
+-- A loaded machine answers late: the search stops on time, but the process then waits for a
+-- core (20-100 ms with a load of 10-15 on 2 cores). After each move the bot takes how late it
+-- answered past the search's limit, or half the time its search threads were off the CPU
+-- (wall time - CPU time / threads: the machine is busy, a late answer is coming), and keeps the
+-- largest such figure, losing a tenth of it each move (M.DECAY). It keeps three times that back
+-- from a move's limit, down to half the limit minus 5 ms. On a quiet machine (answers within a
+-- few ms, the CPU all its own) this changes nothing. M.clock (wall) and M.cpu (process CPU
+-- time): seconds; tests replace them.
+M.DECAY = 0.9
+M.KEEP = 3
+M.cpu = os.clock
+do
+  local ok, konane = pcall(require, "konane")
+  M.clock = ok and konane.core and konane.core.clock or nil
+end
+
 local WEIGHTS = { "mobility", "movers", "tempo", "safe", "attacked", "potential" }
 
 --- load_weights(name_or_path) -> table
@@ -94,7 +110,7 @@ function M.new(opts)
     error("bad option eval for bot 'alphabeta' (a function(game) -> score expected)", 3)
   end
   local weights = weights_of(opts)
-  local self = { name = "alphabeta", opts = opts }
+  local self = { name = "alphabeta", opts = opts, late = 0 }
 
   -- The transposition table, made now (mapping fresh memory can take a tenth of a second on a
   -- loaded machine: better before the clock runs than during a move) and kept for every move.
@@ -112,12 +128,26 @@ function M.new(opts)
     if clock.depth or clock.nodes then want = nil end
     if clock.infinite then want = 1e6 end
     local time = bot_util.budget(game_time and { time = clock.time } or clock, want, M.SHARE)
+    -- a move's limit without a game clock: the answer's lateness is measured and kept back
+    local limit = not game_time and not clock.infinite and clock.time
+    if limit == math.huge or not time or not M.clock then limit = nil end
+    if limit and self.late > 0 then
+      local cap = math.max(limit - 0.005 - M.KEEP * self.late, limit * 0.5 - 0.005, 0.001)
+      if cap < time then time = cap end
+    end
+    local t0, c0 = limit and M.clock(), limit and M.cpu()
     local r = game:search { depth = depth, time = time, nodes = nodes, table = table_,
                             game_time = game_time and math.max(game_time - 0.005, 0),
                             increment = game_time and clock.increment or nil,
                             threads = opts.threads, experiment = opts.experiment,
                             eval = opts.eval, weights = weights, info = clock.info,
                             stop = clock.stop }
+    if limit then
+      local wall = M.clock() - t0
+      local off = wall - (M.cpu() - c0) / math.max(opts.threads or 1, 1)
+      local late = math.max(wall - time, 0.5 * off, 0)
+      self.late = math.max(self.late * M.DECAY, late)
+    end
     return r.move, { score = r.score, depth = r.depth, nodes = r.nodes }
   end
 
