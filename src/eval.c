@@ -72,7 +72,14 @@ typedef struct side64 {
     j->land1[d] = t;                                                   \
     j->blocked += kn_popcount(a) - kn_popcount(t);                     \
     j->movers |= BACK(t, 2 * (n));                                     \
-    for (; t; t = FWD(t & jd, 2 * (n)) & o) {                          \
+    j->moves += kn_popcount(t);                                        \
+    j->landall |= t;                                                   \
+    j->overall |= BACK(t, n);                                          \
+    t = FWD(t & jd, 2 * (n)) & o; /* no branch for the second jump */  \
+    j->moves += kn_popcount(t);                                        \
+    j->landall |= t;                                                   \
+    j->overall |= BACK(t, n);                                          \
+    for (t = FWD(t & jd, 2 * (n)) & o; t; t = FWD(t & jd, 2 * (n)) & o) { \
       j->moves += kn_popcount(t);                                      \
       j->landall |= t;                                                 \
       j->overall |= BACK(t, n);                                        \
@@ -146,6 +153,21 @@ void kn_features(const kn_board *b, const kn_pos *p, int mymoves,
   }
 }
 
+/* One direction of count_movers64: the first jumps' landings 't' give the
+** movers; the first two jumps of the chains are counted without a branch
+** (longer chains are rare, so the loop's test is well predicted). */
+#define KN_CM_DIR(d, FWD, BACK, k)                                     \
+  do {                                                                 \
+    const uint64_t jd = b->jump[d].w[0], o = FWD(opp, k) & emp;        \
+    uint64_t t = FWD(own & jd, 2 * (k)) & o;                           \
+    mv |= BACK(t, 2 * (k));                                            \
+    n += kn_popcount(t);                                               \
+    t = FWD(t & jd, 2 * (k)) & o;                                      \
+    n += kn_popcount(t);                                               \
+    for (t = FWD(t & jd, 2 * (k)) & o; t; t = FWD(t & jd, 2 * (k)) & o) \
+      n += kn_popcount(t);                                             \
+  } while (0)
+
 /* The legal moves of 'colour' in a narrow jump-phase occupancy, and in
 ** '*movers' how many of its pieces have one: kn_count64 and kn_movers64
 ** in one pass (a mover is the origin of a first jump). */
@@ -155,24 +177,12 @@ static inline int count_movers64(const kn_board *b, uint64_t occ, int colour,
   const uint64_t opp = occ & b->side[colour ^ 1].w[0];
   const uint64_t emp = b->all.w[0] & ~occ;
   const int c = b->cols;
-  uint64_t t, o, mv = 0;
+  uint64_t mv = 0;
   int n = 0;
-  o = (opp << c) & emp; /* north */
-  t = ((own & b->jump[0].w[0]) << 2 * c) & o;
-  mv |= t >> 2 * c;
-  for (; t; t = ((t & b->jump[0].w[0]) << 2 * c) & o) n += kn_popcount(t);
-  o = (opp << 1) & emp; /* east */
-  t = ((own & b->jump[1].w[0]) << 2) & o;
-  mv |= t >> 2;
-  for (; t; t = ((t & b->jump[1].w[0]) << 2) & o) n += kn_popcount(t);
-  o = (opp >> c) & emp; /* south */
-  t = ((own & b->jump[2].w[0]) >> 2 * c) & o;
-  mv |= t << 2 * c;
-  for (; t; t = ((t & b->jump[2].w[0]) >> 2 * c) & o) n += kn_popcount(t);
-  o = (opp >> 1) & emp; /* west */
-  t = ((own & b->jump[3].w[0]) >> 2) & o;
-  mv |= t << 2;
-  for (; t; t = ((t & b->jump[3].w[0]) >> 2) & o) n += kn_popcount(t);
+  KN_CM_DIR(0, KN_SHL, KN_SHR, c); /* north */
+  KN_CM_DIR(1, KN_SHL, KN_SHR, 1); /* east */
+  KN_CM_DIR(2, KN_SHR, KN_SHL, c); /* south */
+  KN_CM_DIR(3, KN_SHR, KN_SHL, 1); /* west */
   *movers = kn_popcount(mv);
   return n;
 }
