@@ -533,7 +533,8 @@ end
 -- skipped; comments are kept (record.comments[i] follows move i). Unless opts.check == false the
 -- moves are replayed with the konane module: they come back canonical, and an illegal move is an
 -- error. On a malformed game, returns the records read before it and "line N: <what is wrong>"
--- (the records are always a list, so `for _, r in ipairs(pgn.read(t))` works either way).
+-- (the records are always a list, so `for _, r in ipairs(pgn.read(t))` works either way). A game
+-- with Termination "normal" and a result must end after its last move, won by that side.
 function pgn.read(text, opts)
   if type(text) ~= "string" then
     error("bad argument #1 to 'read' (string expected, got " .. type(text) .. ")", 2)
@@ -589,7 +590,21 @@ function pgn.read(text, opts)
                   message = "tag Result: expected 1-0, 0-1 or *, got \"" .. record.result .. "\"" }, 0)
         end
         record.winner = RESULT_WINNER[record.result]
-        if konane then replay(record, konane) end
+        if konane then
+          local g = replay(record, konane)
+          -- a game that says it ended by the rules must end where its moves end, won by the
+          -- side the rules give (a broken '}' that swallows moves gives a shorter game)
+          if record.termination == "normal" and record.winner then
+            local at = record.lines[#record.moves] or game_line
+            if not g:over() then
+              error({ pgn_error = true, line = at, message = ("a result that contradicts its moves (%s after move %d with Termination \"normal\", but %s still has a legal move)")
+                :format(record.result, #record.moves, g:turn()) }, 0)
+            elseif g:winner() ~= record.winner then
+              error({ pgn_error = true, line = at, message = ("a result that contradicts its moves (%s, but after move %d %s has no legal move: %s won)")
+                :format(record.result, #record.moves, g:turn(), g:winner()) }, 0)
+            end
+          end
+        end
         records[#records + 1] = record
       end
       if ended then tok = next_token() end

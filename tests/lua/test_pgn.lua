@@ -135,6 +135,9 @@ T["a malformed game gives its line number and the games before it"] = function()
     { '[Result "1-0"]\n1. d5 0-1\n', "disagrees" },
     { 'Event "x"]\n', "unexpected" },
     { '[Event "x"]\n1. d5 1/2-1/2\n', "draw" },
+    -- a game that says it ended by the rules must end there, won by that side
+    { '[Termination "normal"]\n1. d5 e5 0-1\n', 'a result that contradicts its moves %(0%-1 after move 2 with Termination "normal", but black still has a legal move%)' },
+    { '[Board "1x4"]\n[FEN "ox.. w"]\n[Termination "normal"]\n1... a1-c1 1-0\n', "contradicts its moves %(1%-0, but after move 1 black has no legal move: white won%)" },
   }
   for _, case in ipairs(cases) do
     local recs, err = pgn.read(good .. case[1])
@@ -146,6 +149,22 @@ T["a malformed game gives its line number and the games before it"] = function()
   end
   local recs, err = pgn.read(good .. '[Event "x"]\n\n1. d5 e5\n2. f5-f7 0-1\n')
   assert(#recs == 2 and err:match("^line (%d+):") == tostring(lines_before + 3), err)
+end
+
+T["a record whose moves end the game otherwise than its result says is refused, with its line"] = function()
+  local rec = play_seeded(3, { rows = 6, cols = 6 })
+  local text = pgn.write(rec)
+  assert(rec.termination == "normal" and #pgn.read(text) == 1)
+  -- a '}' lost before the last move: the comment swallows it, the game ends a move early
+  local last = rec.moves[#rec.moves]
+  local broken, n = text:gsub("%} " .. last:gsub("%-", "%%-") .. " {", "x " .. last .. " {")
+  assert(n == 1)
+  local recs, err = pgn.read(broken)
+  assert(#recs == 0 and err and err:find("still has a legal move", 1, true), tostring(err))
+  -- a forfeit or an unfinished game is not held to the rules' end
+  local cut = text:gsub('%[Termination "normal"%]', '[Termination "time forfeit"]'):gsub("%} " .. last:gsub("%-", "%%-") .. " {", "x " .. last .. " {")
+  recs, err = pgn.read(cut)
+  assert(#recs == 1 and not err, tostring(err))
 end
 
 T["a Board tag that agrees with the FEN tag is read; pgn.replay refuses one that does not"] = function()
