@@ -302,7 +302,7 @@ T["the built-in bots give every search a time limit within the move's budget"] =
   end
 end
 
-T["the alphabeta bot keeps back three times how late its answers were, down to half the limit"] = function()
+T["the alphabeta bot keeps back three times how late its answers were, down to 0.7 x the limit"] = function()
   -- fake clocks: each search seems to take 'took' seconds of wall time and 'cpu' of CPU time
   -- (no wall-clock time is measured)
   local ab = require("konane.bots.alphabeta")
@@ -333,17 +333,17 @@ T["the alphabeta bot keeps back three times how late its answers were, down to h
     move(0.085)
     near(1, 0.085)
     near(2, 0.085)
-    move(0.095) -- 10 ms late: 30 ms kept back
+    move(0.09) -- 5 ms late: 15 ms kept back
     move(0)
-    near(4, 0.1 - 0.005 - 0.03)
-    move(0.3) -- very late: half the limit
+    near(4, 0.1 - 0.005 - 0.015)
+    move(0.3) -- very late: the other bots' share, 0.7 x the limit - 5 ms
     move(0)
-    near(6, 0.045)
+    near(6, 0.065)
     for _ = 1, 80 do move(0) end -- answers on time again: back to the full share
     near(#times, 0.085)
-    move(0.085, 0.065) -- on time, but 20 ms off the CPU: 10 ms counted late
+    move(0.085, 0.075) -- on time, but 10 ms off the CPU: 5 ms counted late
     move(0)
-    near(#times, 0.1 - 0.005 - 0.03)
+    near(#times, 0.1 - 0.005 - 0.015)
   end)
   ab.clock, ab.cpu = real_clock, real_cpu
   assert(ok, err)

@@ -31,11 +31,13 @@ M.SHARE = 0.9
 -- answered past the search's limit, or half the time its search threads were off the CPU
 -- (wall time - CPU time / threads: the machine is busy, a late answer is coming), and keeps the
 -- largest such figure, losing a tenth of it each move (M.DECAY). It keeps three times that back
--- from a move's limit, down to half the limit minus 5 ms. On a quiet machine (answers within a
--- few ms, the CPU all its own) this changes nothing. M.clock (wall) and M.cpu (process CPU
--- time): seconds; tests replace them.
+-- from a move's limit, but never spends less than the 0.7 x limit - 5 ms of the other built-in
+-- bots (M.FLOOR): on a busy machine it falls back to their rule, on a quiet one (answers within
+-- a few ms, the CPU all its own) it spends 0.9 x. M.clock (wall) and M.cpu (process CPU time):
+-- seconds; tests replace them.
 M.DECAY = 0.9
 M.KEEP = 3
+M.FLOOR = 0.7
 M.cpu = os.clock
 do
   local ok, konane = pcall(require, "konane")
@@ -132,7 +134,7 @@ function M.new(opts)
     local limit = not game_time and not clock.infinite and clock.time
     if limit == math.huge or not time or not M.clock then limit = nil end
     if limit and self.late > 0 then
-      local cap = math.max(limit - 0.005 - M.KEEP * self.late, limit * 0.5 - 0.005, 0.001)
+      local cap = math.max(limit - 0.005 - M.KEEP * self.late, limit * M.FLOOR - 0.005, 0.001)
       if cap < time then time = cap end
     end
     local t0, c0 = limit and M.clock(), limit and M.cpu()
