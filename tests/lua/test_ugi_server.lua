@@ -70,6 +70,45 @@ T["alphabeta with a weights set or file keeps searching after setoption (the fil
   H.cleanup()
 end
 
+T["the UGI session shown in docs/bots.md answers as shown"] = function()
+  local f = assert(io.open("docs/bots.md"))
+  local doc = f:read("a")
+  f:close()
+  local block = assert(doc:match("\n    %$ build/konane %-%-ugi alphabeta:time=1\n(.-)\n\n"), "the session block")
+  local sent, shown = {}, {}
+  for l in block:gmatch("[^\n]+") do
+    l = l:gsub("^    ", "")
+    local w = l:match("^(%S+)")
+    if w == "ugi" or w == "position" or w == "go" or w == "query" or w == "isready" then
+      sent[#sent + 1] = l
+    elseif w == "response" or w == "bestmove" or w == "ugiok" then
+      shown[#shown + 1] = l
+    end
+  end
+  assert(#sent >= 4 and #shown >= 3, block)
+  local e = engine("alphabeta:time=1")
+  local got = {}
+  for _, l in ipairs(sent) do
+    e:send(l)
+    local w = l:match("^(%S+)")
+    if w == "ugi" then got[#got + 1] = select(2, e:upto("ugiok")) end
+    if w == "go" then got[#got + 1] = "bestmove " .. e:bestmove() end
+    if w == "query" then got[#got + 1] = e:line() end
+  end
+  e:send("quit")
+  e:wait_exit()
+  e:close()
+  for i, want in ipairs(shown) do
+    if want:match("^bestmove") then
+      local g = konane.new()
+      g:play("d5")
+      assert(g:legal(got[i]:match("^bestmove (%S+)")), got[i])
+    else
+      assert(got[i] == want, "docs/bots.md shows '" .. want .. "', the engine says '" .. tostring(got[i]) .. "'")
+    end
+  end
+end
+
 T["a bad bot on the command line exits with status 2 and says what is wrong"] = function()
   local H = dofile("tests/lua/helpers.lua")
   local cases = {
