@@ -109,6 +109,29 @@ T["the UGI session shown in docs/bots.md answers as shown"] = function()
   end
 end
 
+T["mcts over UGI: go infinite searches until stop, reading its input meanwhile"] = function()
+  local e = engine("mcts")
+  e:send("ugi", "setoption name rows value 6", "setoption name cols value 6", "isready")
+  e:upto("readyok")
+  e:send("position startpos moves c4 c3", "go infinite", "isready")
+  -- readyok while the search runs: before its info line, which comes when the search ends (it
+  -- used to search a fixed second deaf to its input, then print the info, then readyok)
+  for _ = 1, 2 do
+    local got = e:upto(function(l) return l == "readyok" or l:match("^info ") or l:match("^bestmove") end)
+    assert(got[#got] == "readyok", "the search ended before stop: " .. table.concat(got, " | "))
+    e:send("isready")
+  end
+  e:send("stop")
+  local move = e:bestmove()
+  assert(move ~= "0000", move)
+  local g = konane.new { rows = 6 }
+  g:play("c4"); g:play("c3")
+  assert(g:legal(move), move)
+  e:send("quit")
+  e:wait_exit()
+  e:close()
+end
+
 T["a bad bot on the command line exits with status 2 and says what is wrong"] = function()
   local H = dofile("tests/lua/helpers.lua")
   local cases = {
@@ -176,8 +199,9 @@ T["go answers a legal move in canonical notation with info lines"] = function()
 end
 
 T["every go mode gives info lines before its bestmove, for every kind of bot"] = function()
-  local modes = { "go movetime 50", "go depth 2", "go nodes 200", "go p1time 2000 p2time 2000 p1inc 10 p2inc 10",
-                  "go p1time 2000 p2time 2000", "go infinite" }
+  -- short clocks: the test is about the info lines, and 20 searches of 5 bots add up
+  local modes = { "go movetime 20", "go depth 2", "go nodes 200", "go p1time 300 p2time 300 p1inc 10 p2inc 10",
+                  "go p1time 300 p2time 300", "go infinite" }
   for _, spec in ipairs { "alphabeta", "random", "greedy", "mcts", "tests/lua/fixtures/ugi_lockdown.lua" } do
     local e = engine(spec)
     e:send("ugi", "setoption name rows value 6", "setoption name cols value 6", "isready")

@@ -25,11 +25,21 @@ function M.new(opts)
     calls = 0
   end
 
+  -- clock: from konane.play the time left; from UGI also nodes (taken as playouts), infinite
+  -- (search until stop) and stop (polled during the search, so UGI's stop is answered at once)
   function self.choose(b, game, clock)
+    clock = clock or {}
     calls = calls + 1
-    local time = bot_util.budget(clock, opts.time or (not opts.playouts and 1.0 or nil))
+    local playouts = clock.nodes or opts.playouts
+    local time
+    if clock.infinite then
+      time = nil
+      if not clock.nodes then playouts = nil; time = 1e6 end
+    else
+      time = bot_util.budget(clock, opts.time or (not playouts and 1.0 or nil))
+    end
     local seed = (b.seed or 1) * 1000003 + calls
-    local r = game:mcts { playouts = opts.playouts, time = time, c = opts.c, seed = seed }
+    local r = game:mcts { playouts = playouts, time = time, c = opts.c, seed = seed, stop = clock.stop }
     return r.move, { winrate = r.winrate, visits = r.visits }
   end
 
