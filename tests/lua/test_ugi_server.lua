@@ -139,6 +139,7 @@ T["a bad bot on the command line exits with status 2 and says what is wrong"] = 
     { "random:bogus=1", "unknown option 'bogus' for bot 'random'" },
     { "alphabeta:depth=x", "bad option depth=x" },
     { "/nonexistent/bot.lua", "cannot read '/nonexistent/bot.lua'" },
+    { "human", "cannot be served over UGI" },
     { H.tmpdir() .. "/dir.lua", "Is a directory" },
   }
   assert(os.execute("mkdir -p " .. cases[#cases][1]))

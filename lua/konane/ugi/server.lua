@@ -98,6 +98,9 @@ function M.new(spec, chan, opts)
     else
       local ok, mod = pcall(require, "konane.bots." .. head)
       if not ok or type(mod) ~= "table" then error("unknown bot '" .. head .. "'", 0) end
+      if head == "human" then
+        error("the human bot reads its moves from the terminal: it cannot be served over UGI", 0)
+      end
       s.name = head
       for _, k in ipairs(mod.options or {}) do s.known[k] = true end
       -- a weights file is read now, before the lockdown takes file reading away: the bot is
