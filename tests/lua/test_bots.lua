@@ -344,6 +344,10 @@ T["the alphabeta bot keeps back three times how late its answers were, down to 0
     move(0.085, 0.075) -- on time, but 10 ms off the CPU: 5 ms counted late
     move(0)
     near(#times, 0.1 - 0.005 - 0.015)
+    -- two threads: CPU time up to twice the wall time; one core's worth is enough
+    b = konane.bot("alphabeta:threads=2")
+    for _ = 1, 3 do move(0.085, 0.085) end
+    near(#times, 0.085)
   end)
   ab.clock, ab.cpu = real_clock, real_cpu
   assert(ok, err)

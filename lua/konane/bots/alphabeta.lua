@@ -28,8 +28,8 @@ M.SHARE = 0.9
 
 -- A loaded machine answers late: the search stops on time, but the process then waits for a
 -- core (20-100 ms with a load of 10-15 on 2 cores). After each move the bot takes how late it
--- answered past the search's limit, or half the time its search threads were off the CPU
--- (wall time - CPU time / threads: the machine is busy, a late answer is coming), and keeps the
+-- answered past the search's limit, or half the time the process got less than one core
+-- (wall time - CPU time: the machine is busy, a late answer is coming), and keeps the
 -- largest such figure, losing a tenth of it each move (M.DECAY). It keeps three times that back
 -- from a move's limit, but never spends less than the 0.7 x limit - 5 ms of the other built-in
 -- bots (M.FLOOR): on a busy machine it falls back to their rule, on a quiet one (answers within
@@ -146,7 +146,9 @@ function M.new(opts)
                             stop = clock.stop }
     if limit then
       local wall = M.clock() - t0
-      local off = wall - (M.cpu() - c0) / math.max(opts.threads or 1, 1)
+      -- less than one core's worth of CPU (with helper threads too: a helper that waits, or the
+      -- proof mode's one solver thread, is no sign of a busy machine)
+      local off = wall - (M.cpu() - c0)
       local late = math.max(wall - time, 0.5 * off, 0)
       self.late = math.max(self.late * M.DECAY, late)
     end
