@@ -225,7 +225,10 @@ static inline uint64_t canon(const shared *sh, uint64_t occ) {
 ** The moves of 'colour' in the narrow 'occ' (returned) and how many of its
 ** pieces have one ('*movers'): kn_count64 and the popcount of kn_movers64
 ** in one pass (a piece with a jump in a direction is the origin of a first
-** jump there), inlined: the ordering calls it twice per child.
+** jump there), inlined: the ordering calls it twice per child. The first
+** two steps of each direction's chains are counted without a branch, as in
+** kn_count64 (a branch per step mispredicts often: 16-29% of the solver's
+** time on 6x6).
 */
 static inline int count_movers(const kn_board *b, uint64_t occ, int colour,
                                int *movers) {
@@ -240,19 +243,31 @@ static inline int count_movers(const kn_board *b, uint64_t occ, int colour,
   o = (opp << c) & emp; /* north */
   t = ((own & j0) << 2 * c) & o;
   m = t >> 2 * c;
-  for (; t; t = ((t & j0) << 2 * c) & o) n += kn_popcount(t);
+  n += kn_popcount(t);
+  t = ((t & j0) << 2 * c) & o;
+  n += kn_popcount(t);
+  for (t = ((t & j0) << 2 * c) & o; t; t = ((t & j0) << 2 * c) & o) n += kn_popcount(t);
   o = (opp << 1) & emp; /* east */
   t = ((own & j1) << 2) & o;
   m |= t >> 2;
-  for (; t; t = ((t & j1) << 2) & o) n += kn_popcount(t);
+  n += kn_popcount(t);
+  t = ((t & j1) << 2) & o;
+  n += kn_popcount(t);
+  for (t = ((t & j1) << 2) & o; t; t = ((t & j1) << 2) & o) n += kn_popcount(t);
   o = (opp >> c) & emp; /* south */
   t = ((own & j2) >> 2 * c) & o;
   m |= t << 2 * c;
-  for (; t; t = ((t & j2) >> 2 * c) & o) n += kn_popcount(t);
+  n += kn_popcount(t);
+  t = ((t & j2) >> 2 * c) & o;
+  n += kn_popcount(t);
+  for (t = ((t & j2) >> 2 * c) & o; t; t = ((t & j2) >> 2 * c) & o) n += kn_popcount(t);
   o = (opp >> 1) & emp; /* west */
   t = ((own & j3) >> 2) & o;
   m |= t << 2;
-  for (; t; t = ((t & j3) >> 2) & o) n += kn_popcount(t);
+  n += kn_popcount(t);
+  t = ((t & j3) >> 2) & o;
+  n += kn_popcount(t);
+  for (t = ((t & j3) >> 2) & o; t; t = ((t & j3) >> 2) & o) n += kn_popcount(t);
   *movers = kn_popcount(m);
   return n;
 }
