@@ -69,6 +69,21 @@ local rows, cols = opts.size:match("^(%d+)x(%d+)$")
 if not rows then usage("--size must look like 8x8") end
 if opts.holdout > 90 then usage("--holdout must be a percentage from 0 to 90") end
 rows, cols = tonumber(rows), tonumber(cols)
+if opts.nodes < 1 then usage("--nodes must be at least 1") end
+if opts.from then
+  -- a missing file or a directory is a bad argument, not a data file without its header
+  local f, err = io.open(opts.from, "r")
+  local ok = f and f:read(0) ~= nil or (f and f:seek("end") == 0)
+  if f then f:close() end
+  if not ok then usage("--from " .. opts.from .. ": " .. (err or "not a readable file")) end
+else
+  -- the board and the variant, checked before any game is played
+  local ok, err = pcall(konane.new, { rows = rows, cols = cols, variant = opts.variant })
+  if not ok then
+    usage(("--size %s --variant %s: %s"):format(opts.size, opts.variant,
+      tostring(err):gsub("^bad argument #%d+ to '[^']*' %((.*)%)$", "%1")))
+  end
+end
 
 local NAMES = { "mobility", "movers", "tempo", "safe", "attacked", "potential" }
 local clock = konane.core.clock

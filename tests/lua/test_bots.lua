@@ -55,6 +55,16 @@ T["a built-in bot's spec may name a weights file by its path (alphabeta:weights=
   assert(is_path)
   local ok, err = pcall(konane.bot, "alphabeta:weights=" .. dir .. "/none.lua")
   assert(not ok and tostring(err):find("none.lua", 1, true) and tostring(err):find("weights", 1, true), tostring(err))
+  -- a set the search would refuse is refused when the bot is made, not at every move
+  for body, want in pairs { ["return { mobility = 100, bogus = 3 }"] = "unknown weight 'bogus'",
+                            ["return { movers = 20000 }"] = "weight 'movers' must be a number",
+                            ["return { mobility = 0/0 }"] = "weight 'mobility' must be a number",
+                            ["return { tempo = 'x' }"] = "weight 'tempo' must be a number" } do
+    H.write(dir .. "/bad.lua", body)
+    local ok2, err2 = pcall(konane.bot, "alphabeta:weights=" .. dir .. "/bad.lua")
+    assert(not ok2 and tostring(err2):find(want, 1, true), body .. ": " .. tostring(err2))
+  end
+  assert(konane.bot("alphabeta:movers=-10000,mobility=10000"))
   H.cleanup()
 end
 

@@ -114,7 +114,9 @@ end
 
 T["bad options exit 2, a bad data file exits 1 naming the line"] = function()
   for _, bad in ipairs { { "--games", "x" }, { "--holdout", "95" }, { "--size", "8" },
-                         { "--no-such" }, { "--from" } } do
+                         { "--no-such" }, { "--from" }, { "--size", "0x0" }, { "--size", "30x30" },
+                         { "--variant", "nope" }, { "--size", "3x3" }, { "--nodes", "0" },
+                         { "--from", "/no/such/dir/d.csv" } } do
     local code, text = tune(bad)
     assert(code == 2 and text:find("tune.lua: ") and text:find("usage"), table.concat(bad, " ") .. ": " .. text)
   end
@@ -126,7 +128,7 @@ T["bad options exit 2, a bad data file exits 1 naming the line"] = function()
   code, text = tune { "--from", dir .. "/bad.csv", "--out", dir .. "/w.lua" }
   assert(code == 1 and text:find("bad.csv:1: no 'movers' column"), text)
   code, text = tune { "--from", dir .. "/none.csv", "--out", dir .. "/w.lua" }
-  assert(code == 1 and text:find("none.csv"), text)
+  assert(code == 2 and text:find("none.csv: No such file", 1, true), text)
 end
 
 -- each test removes its temporary directories, failed or not

@@ -45,6 +45,8 @@ do
 end
 
 local WEIGHTS = { "mobility", "movers", "tempo", "safe", "attacked", "potential" }
+local WEIGHT_SET = {}
+for _, k in ipairs(WEIGHTS) do WEIGHT_SET[k] = true end
 
 --- load_weights(name_or_path) -> table
 -- Reads a weights file: Lua text returning {name = number, ...} (run with an empty environment,
@@ -85,6 +87,19 @@ local function weights_of(opts)
     if opts[k] ~= nil then
       w = w or {}
       w[k] = opts[k]
+    end
+  end
+  -- The search's own rules, checked now: a bad set is refused when the bot is made, not at
+  -- every move of every game.
+  for k, v in pairs(w or {}) do
+    if not WEIGHT_SET[k] then
+      error(("bad option weights for bot 'alphabeta' (unknown weight '%s'; known: %s)")
+        :format(tostring(k), table.concat(WEIGHTS, ", ")), 4)
+    end
+    local n = (type(v) == "number" or type(v) == "string") and tonumber(v) or nil
+    if not n or not (n >= -10000 and n <= 10000) then
+      error(("bad option weights for bot 'alphabeta' (weight '%s' must be a number from -10000 to 10000, not %s)")
+        :format(k, tostring(v)), 4)
     end
   end
   return w
