@@ -153,46 +153,12 @@ void kn_features(const kn_board *b, const kn_pos *p, int mymoves,
   }
 }
 
-/* One direction of count_movers64: the first jumps' landings 't' give the
-** movers; the first two jumps of the chains are counted without a branch
-** (longer chains are rare, so the loop's test is well predicted). */
-#define KN_CM_DIR(d, FWD, BACK, k)                                     \
-  do {                                                                 \
-    const uint64_t jd = b->jump[d].w[0], o = FWD(opp, k) & emp;        \
-    uint64_t t = FWD(own & jd, 2 * (k)) & o;                           \
-    mv |= BACK(t, 2 * (k));                                            \
-    n += kn_popcount(t);                                               \
-    t = FWD(t & jd, 2 * (k)) & o;                                      \
-    n += kn_popcount(t);                                               \
-    for (t = FWD(t & jd, 2 * (k)) & o; t; t = FWD(t & jd, 2 * (k)) & o) \
-      n += kn_popcount(t);                                             \
-  } while (0)
-
-/* The legal moves of 'colour' in a narrow jump-phase occupancy, and in
-** '*movers' how many of its pieces have one: kn_count64 and kn_movers64
-** in one pass (a mover is the origin of a first jump). */
-static inline int count_movers64(const kn_board *b, uint64_t occ, int colour,
-                                 int *movers) {
-  const uint64_t own = occ & b->side[colour].w[0];
-  const uint64_t opp = occ & b->side[colour ^ 1].w[0];
-  const uint64_t emp = b->all.w[0] & ~occ;
-  const int c = b->cols;
-  uint64_t mv = 0;
-  int n = 0;
-  KN_CM_DIR(0, KN_SHL, KN_SHR, c); /* north */
-  KN_CM_DIR(1, KN_SHL, KN_SHR, 1); /* east */
-  KN_CM_DIR(2, KN_SHR, KN_SHL, c); /* south */
-  KN_CM_DIR(3, KN_SHR, KN_SHL, 1); /* west */
-  *movers = kn_popcount(mv);
-  return n;
-}
-
 int kn_eval64(const kn_board *b, uint64_t occ, int stm, const kn_weights *w,
               int *moves) {
   const int *x = w->w;
   if (!x[KN_F_SAFE] && !x[KN_F_ATTACKED] && !x[KN_F_POTENTIAL]) {
-    int mm, om, m = count_movers64(b, occ, stm, &mm);
-    int o = count_movers64(b, occ, stm ^ 1, &om);
+    int mm, om, m = kn_count_movers64(b, occ, stm, &mm);
+    int o = kn_count_movers64(b, occ, stm ^ 1, &om);
     *moves = m;
     return x[KN_F_MOBILITY] * (m - o) + x[KN_F_TEMPO] +
            x[KN_F_MOVERS] * (mm - om);

@@ -221,57 +221,6 @@ static inline uint64_t canon(const shared *sh, uint64_t occ) {
   return best;
 }
 
-/*
-** The moves of 'colour' in the narrow 'occ' (returned) and how many of its
-** pieces have one ('*movers'): kn_count64 and the popcount of kn_movers64
-** in one pass (a piece with a jump in a direction is the origin of a first
-** jump there), inlined: the ordering calls it twice per child. The first
-** two steps of each direction's chains are counted without a branch, as in
-** kn_count64 (a branch per step mispredicts often: 16-29% of the solver's
-** time on 6x6).
-*/
-static inline int count_movers(const kn_board *b, uint64_t occ, int colour,
-                               int *movers) {
-  const uint64_t own = occ & b->side[colour].w[0];
-  const uint64_t opp = occ & b->side[colour ^ 1].w[0];
-  const uint64_t emp = b->all.w[0] & ~occ;
-  const int c = b->cols;
-  const uint64_t j0 = b->jump[0].w[0], j1 = b->jump[1].w[0],
-                 j2 = b->jump[2].w[0], j3 = b->jump[3].w[0];
-  uint64_t t, o, m;
-  int n = 0;
-  o = (opp << c) & emp; /* north */
-  t = ((own & j0) << 2 * c) & o;
-  m = t >> 2 * c;
-  n += kn_popcount(t);
-  t = ((t & j0) << 2 * c) & o;
-  n += kn_popcount(t);
-  for (t = ((t & j0) << 2 * c) & o; t; t = ((t & j0) << 2 * c) & o) n += kn_popcount(t);
-  o = (opp << 1) & emp; /* east */
-  t = ((own & j1) << 2) & o;
-  m |= t >> 2;
-  n += kn_popcount(t);
-  t = ((t & j1) << 2) & o;
-  n += kn_popcount(t);
-  for (t = ((t & j1) << 2) & o; t; t = ((t & j1) << 2) & o) n += kn_popcount(t);
-  o = (opp >> c) & emp; /* south */
-  t = ((own & j2) >> 2 * c) & o;
-  m |= t << 2 * c;
-  n += kn_popcount(t);
-  t = ((t & j2) >> 2 * c) & o;
-  n += kn_popcount(t);
-  for (t = ((t & j2) >> 2 * c) & o; t; t = ((t & j2) >> 2 * c) & o) n += kn_popcount(t);
-  o = (opp >> 1) & emp; /* west */
-  t = ((own & j3) >> 2) & o;
-  m |= t << 2;
-  n += kn_popcount(t);
-  t = ((t & j3) >> 2) & o;
-  n += kn_popcount(t);
-  for (t = ((t & j3) >> 2) & o; t; t = ((t & j3) >> 2) & o) n += kn_popcount(t);
-  *movers = kn_popcount(m);
-  return n;
-}
-
 /* log2 of a subtree size: the replacement priority of its entry. */
 static inline int work_depth(uint64_t n) {
   int d = 0;
@@ -312,7 +261,7 @@ static int solve64(vctx *s, uint64_t occ, int stm, int ply) {
   /* 2. Immediate wins: a move leaving the opponent without a reply.
   ** (Positions won this way are never stored, so this comes first.) */
   for (i = 0; i < n; i++) {
-    int m, c = count_movers(b, occ ^ mk[i], stm ^ 1, &m);
+    int m, c = kn_count_movers64(b, occ ^ mk[i], stm ^ 1, &m);
     if (c == 0) return 1;
     k[i] = 256 * c + 8 * m;
   }
@@ -338,7 +287,7 @@ static int solve64(vctx *s, uint64_t occ, int stm, int ply) {
   ** 8.6 M -> 4.3 M nodes, 6x6 free 12.7 M -> 8.2 M, 5x6 free 289 K ->
   ** 298 K, against the opponent's and our mobility alone. */
   for (i = 0; i < n; i++) {
-    int m, c = count_movers(b, occ ^ mk[i], stm, &m);
+    int m, c = kn_count_movers64(b, occ ^ mk[i], stm, &m);
     k[i] -= 4 * c + 2 * m;
     if (mk[i] == s->killer[ply]) k[i] -= KILLER_BONUS;
   }
