@@ -289,11 +289,13 @@ static int node(sctx *s, int depth, int alpha, int beta, int ply) {
   /* 6. PVS over the moves, best key first (selection: cutoffs come early). */
   oldalpha = alpha;
   for (i = 0; i < n; i++) {
-    int j, bj = i, v;
+    int j, bj = i, bk = k[i], v;
     kn_move m;
     uint64_t mask;
+    /* the best key so far in a register: no load waits on the last pick
+    ** (the loop was 16% of the search's time) */
     for (j = i + 1; j < n; j++)
-      if (k[j] > k[bj]) bj = j;
+      if (k[j] > bk) bk = k[j], bj = j;
     if (bj != i) {
       kn_move tm = mv[i];
       uint64_t tk = mk[i];
