@@ -76,35 +76,59 @@ int kn_count64(const kn_board *b, uint64_t occ, int stm) {
   for (uint64_t x_ = (t); x_; x_ &= x_ - 1) {                   \
     int to_ = LSB(x_);                                          \
     masks[n] = mask64(to_, (s), (k));                           \
-    if (moves) moves[n] = KN_MOVE(to_ - 2 * (k) * (s), to_);    \
+    if (want) moves[n] = KN_MOVE(to_ - 2 * (k) * (s), to_);     \
     n++;                                                        \
   }
 
-int kn_gen64(const kn_board *b, uint64_t occ, int stm, uint64_t *masks,
-             kn_move *moves) {
+/* The same for single jumps (most moves): the mask from the landing's
+** bit by two shifts, BACK(bit, st) stepping back by the direction's step. */
+#define EMIT64_1(t, BACK, st, s)                                \
+  for (uint64_t x_ = (t); x_; x_ &= x_ - 1) {                   \
+    uint64_t bit_ = x_ & (0 - x_);                              \
+    masks[n] = bit_ | BACK(bit_, (st)) | BACK(bit_, 2 * (st));  \
+    if (want) {                                                 \
+      int to_ = LSB(x_);                                        \
+      moves[n] = KN_MOVE(to_ - 2 * (s), to_);                   \
+    }                                                           \
+    n++;                                                        \
+  }
+
+#define GEN_SHL(x, k) ((x) << (k))
+#define GEN_SHR(x, k) ((x) >> (k))
+/* One direction of gen64: FWD steps forward by 'st' bits ('s' the signed
+** square step); single jumps, then the longer chains. */
+#define GEN64_DIR(d, FWD, BACK, st, s)                           \
+  do {                                                           \
+    const uint64_t jd = b->jump[d].w[0], o = FWD(opp, st) & emp; \
+    uint64_t t = FWD(own & jd, 2 * (st)) & o;                    \
+    int k;                                                       \
+    EMIT64_1(t, BACK, st, s)                                     \
+    for (k = 2, t = FWD(t & jd, 2 * (st)) & o; t;                \
+         k++, t = FWD(t & jd, 2 * (st)) & o)                     \
+      EMIT64(t, s, k)                                            \
+  } while (0)
+
+/* kn_gen64 with or without the move list ('want' a constant once
+** inlined, so the emit loops carry no test of it). */
+static inline __attribute__((always_inline)) int
+gen64(const kn_board *b, uint64_t occ, int stm, uint64_t *masks,
+      kn_move *moves, const int want) {
   const uint64_t own = occ & b->side[stm].w[0];
   const uint64_t opp = occ & b->side[stm ^ 1].w[0];
   const uint64_t emp = b->all.w[0] & ~occ;
   const int c = b->cols;
-  int n = 0, k;
-  uint64_t t, o;
-  o = (opp << c) & emp;
-  for (k = 1, t = ((own & b->jump[0].w[0]) << 2 * c) & o; t;
-       k++, t = ((t & b->jump[0].w[0]) << 2 * c) & o)
-    EMIT64(t, c, k)
-  o = (opp << 1) & emp;
-  for (k = 1, t = ((own & b->jump[1].w[0]) << 2) & o; t;
-       k++, t = ((t & b->jump[1].w[0]) << 2) & o)
-    EMIT64(t, 1, k)
-  o = (opp >> c) & emp;
-  for (k = 1, t = ((own & b->jump[2].w[0]) >> 2 * c) & o; t;
-       k++, t = ((t & b->jump[2].w[0]) >> 2 * c) & o)
-    EMIT64(t, -c, k)
-  o = (opp >> 1) & emp;
-  for (k = 1, t = ((own & b->jump[3].w[0]) >> 2) & o; t;
-       k++, t = ((t & b->jump[3].w[0]) >> 2) & o)
-    EMIT64(t, -1, k)
+  int n = 0;
+  GEN64_DIR(0, GEN_SHL, GEN_SHR, c, c);  /* north */
+  GEN64_DIR(1, GEN_SHL, GEN_SHR, 1, 1);  /* east */
+  GEN64_DIR(2, GEN_SHR, GEN_SHL, c, -c); /* south */
+  GEN64_DIR(3, GEN_SHR, GEN_SHL, 1, -1); /* west */
   return n;
+}
+
+int kn_gen64(const kn_board *b, uint64_t occ, int stm, uint64_t *masks,
+             kn_move *moves) {
+  return moves ? gen64(b, occ, stm, masks, moves, 1)
+               : gen64(b, occ, stm, masks, NULL, 0);
 }
 
 /* ---- wide boards: 2, 4 or 7 words ---- */
