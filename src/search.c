@@ -198,6 +198,30 @@ static inline int hist_index(const sctx *s, kn_move m) {
 ** more plies; 'ply' is the distance from the root. When s->stop is set
 ** the value is meaningless and the caller must unwind.
 */
+static int node(sctx *s, int depth, int alpha, int beta, int ply);
+
+/* Step 1 of every node: count it and honour the limits; nonzero: stop. */
+static inline int enter(sctx *s, int ply) {
+  s->nodes++;
+  if (s->maxnodes && s->nodes >= s->maxnodes) s->stop = KN_STOP_LIMIT;
+  if (s->nodes >= s->nextpoll) poll_limits(s);
+  /* helpers look at the shared flag at every node: a main thread waiting
+  ** to join them should not wait for a poll */
+  if (s->id && atomic_load_explicit(&s->sh->stop, memory_order_relaxed))
+    s->stop = KN_STOP_LIMIT;
+  if (s->stop) return 1;
+  if (ply <= KN_PV_MAX) s->pvlen[ply] = 0;
+  return 0;
+}
+
+/* A child of a node: node() itself, but a horizon child is evaluated
+** here, inline (the same count and result, without node()'s frame: most
+** nodes are at the horizon). */
+static inline int child(sctx *s, int depth, int alpha, int beta, int ply) {
+  if (depth > 0) return node(s, depth, alpha, beta, ply);
+  return enter(s, ply) ? 0 : leaf(s, ply);
+}
+
 static int node(sctx *s, int depth, int alpha, int beta, int ply) {
   int pvnode = beta - alpha > 1, n, i, best = -INF, oldalpha, mob, ext, prune;
   kn_move hm = KN_NOMOVE, bestm = KN_NOMOVE, *mv;
@@ -206,15 +230,7 @@ static int node(sctx *s, int depth, int alpha, int beta, int ply) {
   kn_tt_entry e;
 
   /* 1. Count the node and honour the limits. */
-  s->nodes++;
-  if (s->maxnodes && s->nodes >= s->maxnodes) s->stop = KN_STOP_LIMIT;
-  if (s->nodes >= s->nextpoll) poll_limits(s);
-  /* helpers look at the shared flag at every node: a main thread waiting
-  ** to join them should not wait for a poll */
-  if (s->id && atomic_load_explicit(&s->sh->stop, memory_order_relaxed))
-    s->stop = KN_STOP_LIMIT;
-  if (s->stop) return 0;
-  if (ply <= KN_PV_MAX) s->pvlen[ply] = 0;
+  if (enter(s, ply)) return 0;
   if (depth <= 0 || ply >= s->maxply - 1) return leaf(s, ply);
 
   /* 2. Mate distance pruning: nothing beats winning on the next ply. */
@@ -308,7 +324,7 @@ static int node(sctx *s, int depth, int alpha, int beta, int ply) {
     mask = mk[i];
     make(s, m, mask);
     if (i == 0) {
-      v = -node(s, depth - 1 + ext, -beta, -alpha, ply + 1);
+      v = -child(s, depth - 1 + ext, -beta, -alpha, ply + 1);
     } else {
       /* Late quiet moves first get a reduced null-window look; only
       ** when the horizon cannot reach the end of the game anyway, so
@@ -324,11 +340,11 @@ static int node(sctx *s, int depth, int alpha, int beta, int ply) {
       } else if (s->lmr && depth >= 3 && i >= 3 && k[i] < (1 << 28) &&
           depth < kn_bits_count(&s->pos.occ))
         r = i >= 8 && depth >= 5 ? 2 : 1;
-      v = -node(s, depth - 1 - r, -alpha - 1, -alpha, ply + 1);
+      v = -child(s, depth - 1 - r, -alpha - 1, -alpha, ply + 1);
       if (r && v > alpha && !s->stop)
-        v = -node(s, depth - 1, -alpha - 1, -alpha, ply + 1);
+        v = -child(s, depth - 1, -alpha - 1, -alpha, ply + 1);
       if (v > alpha && v < beta && !s->stop)
-        v = -node(s, depth - 1, -beta, -alpha, ply + 1);
+        v = -child(s, depth - 1, -beta, -alpha, ply + 1);
     }
     unmake(s, m, mask);
     if (s->stop) return 0;
