@@ -153,62 +153,13 @@ void kn_features(const kn_board *b, const kn_pos *p, int mymoves,
   }
 }
 
-/* One direction of both64: chains of step FWD by n bits from any piece
-** over any piece. */
-#define KN_BOTH_DIR(d, FWD, BACK, n)                                   \
-  do {                                                                 \
-    const uint64_t jd = b->jump[d].w[0], o = FWD(occ, n) & emp;        \
-    uint64_t t = FWD(occ & jd, 2 * (n)) & o;                           \
-    mov |= BACK(t, 2 * (n));                                           \
-    all += kn_popcount(t);                                             \
-    mine += kn_popcount(t & me);                                       \
-    t = FWD(t & jd, 2 * (n)) & o; /* no branch for the second jump */  \
-    all += kn_popcount(t);                                             \
-    mine += kn_popcount(t & me);                                       \
-    for (t = FWD(t & jd, 2 * (n)) & o; t; t = FWD(t & jd, 2 * (n)) & o) { \
-      all += kn_popcount(t);                                           \
-      mine += kn_popcount(t & me);                                     \
-    }                                                                  \
-  } while (0)
-
-/* The moves of 'stm' (returned) and of its opponent ('*omoves') in a narrow
-** jump-phase occupancy, and both sides' movers, in one pass for both
-** colours: each colour stands on its own colour of the checkerboard
-** (b->side) and a jump keeps it there, so the piece next to a piece is
-** always an enemy, and a chain from any piece over any piece is a legal
-** move of the colour of its landing square. Half the shifts of two
-** kn_count_movers64 calls. */
-static inline int both64(const kn_board *b, uint64_t occ, int stm,
-                         int *omoves, int *mmovers, int *omovers) {
-  const uint64_t emp = b->all.w[0] & ~occ, me = b->side[stm].w[0];
-  const int c = b->cols;
-  uint64_t mov = 0;
-  int all = 0, mine = 0;
-  KN_BOTH_DIR(0, KN_SHL, KN_SHR, c); /* north */
-  KN_BOTH_DIR(1, KN_SHL, KN_SHR, 1); /* east */
-  KN_BOTH_DIR(2, KN_SHR, KN_SHL, c); /* south */
-  KN_BOTH_DIR(3, KN_SHR, KN_SHL, 1); /* west */
-  *omoves = all - mine;
-  *mmovers = kn_popcount(mov & me);
-  *omovers = kn_popcount(mov) - *mmovers;
-  return mine;
-}
-
-int kn_eval64(const kn_board *b, uint64_t occ, int stm, const kn_weights *w,
-              int *moves) {
+int kn_eval64_full(const kn_board *b, uint64_t occ, int stm,
+                   const kn_weights *w, int *moves) {
   const int *x = w->w;
-  if (!x[KN_F_SAFE] && !x[KN_F_ATTACKED] && !x[KN_F_POTENTIAL]) {
-    int o, mm, om, m = both64(b, occ, stm, &o, &mm, &om);
-    *moves = m;
-    return x[KN_F_MOBILITY] * (m - o) + x[KN_F_TEMPO] +
-           x[KN_F_MOVERS] * (mm - om);
-  }
-  {
-    int f[KN_NWEIGHTS], i, score = 0;
-    *moves = features64(b, occ, stm, x[KN_F_SAFE] != 0, f);
-    for (i = 0; i < KN_NWEIGHTS; i++) score += x[i] * f[i];
-    return score;
-  }
+  int f[KN_NWEIGHTS], i, score = 0;
+  *moves = features64(b, occ, stm, x[KN_F_SAFE] != 0, f);
+  for (i = 0; i < KN_NWEIGHTS; i++) score += x[i] * f[i];
+  return score;
 }
 
 /* The evaluation of 'p' for its side to move (see eval.h): the narrow jump

@@ -55,8 +55,65 @@ int kn_eval(const kn_board *b, const kn_pos *p, const kn_weights *w,
 ** in '*moves' (0: it has lost, the score means nothing): the search's
 ** horizon in one pass over each colour's jumps, every feature included
 ** (the safe jumps only when weighted). */
-int kn_eval64(const kn_board *b, uint64_t occ, int stm, const kn_weights *w,
-              int *moves);
+int kn_eval64_full(const kn_board *b, uint64_t occ, int stm,
+                   const kn_weights *w, int *moves);
+
+/* One direction of kn_both64: chains of step FWD by n bits from any piece
+** over any piece. */
+#define KN_BOTH_SHL(x, n) ((x) << (n))
+#define KN_BOTH_SHR(x, n) ((x) >> (n))
+#define KN_BOTH_DIR(d, FWD, BACK, n)                                   \
+  do {                                                                 \
+    const uint64_t jd = b->jump[d].w[0], o = FWD(occ, n) & emp;        \
+    uint64_t t = FWD(occ & jd, 2 * (n)) & o;                           \
+    mov |= BACK(t, 2 * (n));                                           \
+    all += __builtin_popcountll(t);                                             \
+    mine += __builtin_popcountll(t & me);                                       \
+    t = FWD(t & jd, 2 * (n)) & o; /* no branch for the second jump */  \
+    all += __builtin_popcountll(t);                                             \
+    mine += __builtin_popcountll(t & me);                                       \
+    for (t = FWD(t & jd, 2 * (n)) & o; t; t = FWD(t & jd, 2 * (n)) & o) { \
+      all += __builtin_popcountll(t);                                           \
+      mine += __builtin_popcountll(t & me);                                     \
+    }                                                                  \
+  } while (0)
+
+/* The moves of 'stm' (returned) and of its opponent ('*omoves') in a narrow
+** jump-phase occupancy, and both sides' movers, in one pass for both
+** colours: each colour stands on its own colour of the checkerboard
+** (b->side) and a jump keeps it there, so the piece next to a piece is
+** always an enemy, and a chain from any piece over any piece is a legal
+** move of the colour of its landing square. Half the shifts of two
+** kn_count_movers64 calls. */
+static inline int kn_both64(const kn_board *b, uint64_t occ, int stm,
+                         int *omoves, int *mmovers, int *omovers) {
+  const uint64_t emp = b->all.w[0] & ~occ, me = b->side[stm].w[0];
+  const int c = b->cols;
+  uint64_t mov = 0;
+  int all = 0, mine = 0;
+  KN_BOTH_DIR(0, KN_BOTH_SHL, KN_BOTH_SHR, c); /* north */
+  KN_BOTH_DIR(1, KN_BOTH_SHL, KN_BOTH_SHR, 1); /* east */
+  KN_BOTH_DIR(2, KN_BOTH_SHR, KN_BOTH_SHL, c); /* south */
+  KN_BOTH_DIR(3, KN_BOTH_SHR, KN_BOTH_SHL, 1); /* west */
+  *omoves = all - mine;
+  *mmovers = __builtin_popcountll(mov & me);
+  *omovers = __builtin_popcountll(mov) - *mmovers;
+  return mine;
+}
+
+/* kn_eval64 inline: with only mobility, movers and tempo weighted (the
+** default) the short pass of kn_both64, else kn_eval64_full. */
+static inline int kn_eval64(const kn_board *b, uint64_t occ, int stm,
+                            const kn_weights *w, int *moves) {
+  const int *x = w->w;
+  if (!x[KN_F_SAFE] && !x[KN_F_ATTACKED] && !x[KN_F_POTENTIAL]) {
+    int o, mm, om, m = kn_both64(b, occ, stm, &o, &mm, &om);
+    *moves = m;
+    return x[KN_F_MOBILITY] * (m - o) + x[KN_F_TEMPO] +
+           x[KN_F_MOVERS] * (mm - om);
+  }
+  return kn_eval64_full(b, occ, stm, w, moves);
+}
 
 /* Pieces of 'colour' with at least one jump in the jump phase. */
 int kn_movers(const kn_board *b, const kn_pos *p, int colour);
