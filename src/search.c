@@ -47,6 +47,12 @@ typedef struct shared {
   _Atomic uint64_t best;   /* the helpers' deepest finished iteration:
                               depth << 48 | score << 32 | move (0: none) */
   _Atomic uint64_t nodes[KN_MAX_THREADS]; /* each helper's count so far */
+  /* KN_EXP_LOCKSTEP: the main thread and one helper run POLL nodes in
+  ** turn: 'ls_on' while the helper takes part, 'ls_turn' whose turn */
+  pthread_mutex_t ls_mu;
+  pthread_cond_t ls_cv;
+  _Atomic int ls_on;
+  int ls_turn;
 } shared;
 
 static inline uint64_t pack_best(int depth, int score, kn_move m) {
@@ -86,8 +92,12 @@ void kn_search_opts_default(kn_search_opts *o) {
 
 /* Polls the limits every POLL nodes; sets s->stop. Helpers only look at
 ** the shared flag (the stop callback may not be thread-safe). */
+static void lockstep_turn(sctx *s, int give);
+
 static void poll_limits(sctx *s) {
   s->nextpoll = s->nodes + POLL;
+  if (atomic_load_explicit(&s->sh->ls_on, memory_order_relaxed))
+    lockstep_turn(s, 1);
   if (s->id) {
     atomic_store_explicit(&s->sh->nodes[s->id], s->nodes,
                           memory_order_relaxed);
@@ -384,6 +394,35 @@ static int node(sctx *s, int depth, int alpha, int beta, int ply) {
   return best;
 }
 
+/* KN_EXP_LOCKSTEP: hands the turn to the other thread ('give'; without
+** it, the helper's start) and waits for it to come back (the main thread
+** stops waiting when the helper leaves, the helper when the search
+** stops). The search then depends on the node counts alone, as if both
+** threads ran at one speed. */
+static void lockstep_turn(sctx *s, int give) {
+  shared *sh = s->sh;
+  int me = s->id ? 1 : 0;
+  pthread_mutex_lock(&sh->ls_mu);
+  if (atomic_load(&sh->ls_on)) {
+    if (give) {
+      sh->ls_turn = 1 - me;
+      pthread_cond_broadcast(&sh->ls_cv);
+    }
+    while (atomic_load(&sh->ls_on) && sh->ls_turn != me &&
+           !(me && atomic_load(&sh->stop)))
+      pthread_cond_wait(&sh->ls_cv, &sh->ls_mu);
+  }
+  pthread_mutex_unlock(&sh->ls_mu);
+}
+
+/* Ends lockstep (the helper left, or the search stopped): nobody waits. */
+static void lockstep_end(shared *sh) {
+  pthread_mutex_lock(&sh->ls_mu);
+  atomic_store(&sh->ls_on, 0);
+  pthread_cond_broadcast(&sh->ls_cv);
+  pthread_mutex_unlock(&sh->ls_mu);
+}
+
 /* Fills the result's timing fields. */
 static void finish(sctx *s, kn_search_result *r) {
   r->nodes = s->nodes;
@@ -533,9 +572,13 @@ static void helper_job(kn_search_pool *p, int id) {
   uint64_t rk[KN_MAX_MOVES];
   int depth, pieces = kn_bits_count(&p->root.occ), n = p->n;
   sctx *s = ctx_new(&p->board, &p->root, p->tt, &p->opts, &p->sh, id);
-  if (!s) return; /* out of memory: the main thread goes on alone */
+  if (!s) { /* out of memory: the main thread goes on alone */
+    if (atomic_load(&p->sh.ls_on)) lockstep_end(&p->sh);
+    return;
+  }
   memcpy(rm, p->rm, (size_t)n * sizeof *rm);
   memcpy(rk, p->rk, (size_t)n * sizeof *rk);
+  if (atomic_load(&p->sh.ls_on)) lockstep_turn(s, 0);
   for (depth = 1 + (id & 1); depth <= p->maxdepth; depth++) {
     int best, bi = root_iteration(s, depth, rm, rk, n, &best);
     if (s->stop) break;
@@ -553,6 +596,7 @@ static void helper_job(kn_search_pool *p, int id) {
     if (depth >= pieces + 2) break;
   }
   atomic_store_explicit(&p->sh.nodes[id], s->nodes, memory_order_relaxed);
+  if (atomic_load(&p->sh.ls_on)) lockstep_end(&p->sh);
   ctx_free(s);
 }
 
@@ -603,6 +647,22 @@ kn_search_pool *kn_search_pool_new(void) {
     free(p);
     return NULL;
   }
+  if (pthread_mutex_init(&p->sh.ls_mu, NULL)) {
+    pthread_cond_destroy(&p->idle);
+    pthread_cond_destroy(&p->work);
+    pthread_mutex_destroy(&p->mu);
+    free(p);
+    return NULL;
+  }
+  if (pthread_cond_init(&p->sh.ls_cv, NULL)) {
+    pthread_mutex_destroy(&p->sh.ls_mu);
+    pthread_cond_destroy(&p->idle);
+    pthread_cond_destroy(&p->work);
+    pthread_mutex_destroy(&p->mu);
+    free(p);
+    return NULL;
+  }
+  atomic_init(&p->sh.ls_on, 0);
   atomic_init(&p->sh.stop, 1);
   atomic_init(&p->sh.best, 0);
   return p;
@@ -639,6 +699,8 @@ void kn_search_pool_free(kn_search_pool *p) {
   pthread_cond_broadcast(&p->work);
   pthread_mutex_unlock(&p->mu);
   for (t = 1; t <= p->nth; t++) pthread_join(p->th[t - 1], NULL);
+  pthread_cond_destroy(&p->sh.ls_cv);
+  pthread_mutex_destroy(&p->sh.ls_mu);
   pthread_cond_destroy(&p->idle);
   pthread_cond_destroy(&p->work);
   pthread_mutex_destroy(&p->mu);
@@ -655,8 +717,11 @@ static int pool_start(kn_search_pool *p, const kn_board *b,
                       const kn_pos *root, kn_tt *tt,
                       const kn_search_opts *o, int nhelpers, int maxdepth,
                       const kn_move *rm, const uint64_t *rk, int n) {
-  int t;
+  int t, lockstep = (o->exp & KN_EXP_LOCKSTEP) && nhelpers == 1;
   pthread_mutex_lock(&p->mu);
+  /* lockstep waits for the last job's helpers: a measurement must not
+  ** depend on whether they were parked in time */
+  while (lockstep && p->busy > 0) pthread_cond_wait(&p->idle, &p->mu);
   if (p->busy > 0) {
     pthread_mutex_unlock(&p->mu);
     return 0;
@@ -694,6 +759,8 @@ static int pool_start(kn_search_pool *p, const kn_board *b,
     atomic_store(&p->sh.stop, 0);
     atomic_store(&p->sh.best, 0);
     for (t = 0; t < KN_MAX_THREADS; t++) atomic_store(&p->sh.nodes[t], 0);
+    p->sh.ls_turn = 0;
+    atomic_store(&p->sh.ls_on, lockstep);
     p->nhelpers = nhelpers;
     p->busy = nhelpers;
     p->gen++;
@@ -805,8 +872,10 @@ int kn_search(const kn_board *b, const kn_pos *root, kn_tt *tt,
 
   memset(r, 0, sizeof *r);
   r->move = KN_NOMOVE;
+  memset(&sh, 0, sizeof sh);
   atomic_init(&sh.stop, 0);
   atomic_init(&sh.best, 0);
+  atomic_init(&sh.ls_on, 0);
   s = ctx_new(b, root, tt, o, &sh, 0);
   if (!s) return -1;
   pieces = kn_bits_count(&root->occ);
@@ -865,6 +934,7 @@ int kn_search(const kn_board *b, const kn_pos *root, kn_tt *tt,
     if (pool)
       nhelpers = pool_start(pool, b, root, tt, o, nthreads - 1, maxdepth, rm,
                             rk, n);
+    if (nhelpers) s->sh = &pool->sh; /* lockstep's turns */
   }
 
   s->nodes = 1 + proofnodes; /* the root (and the solver's) */
@@ -908,6 +978,7 @@ done:
   ** (a pool of the caller's parks them when they are done). */
   if (nhelpers) {
     atomic_store(&pool->sh.stop, 1);
+    if (atomic_load(&pool->sh.ls_on)) lockstep_end(&pool->sh);
     if (own) kn_search_pool_wait(own); /* all counted, then joined */
     for (t = 1; t <= nhelpers; t++)
       r->nodes += atomic_load_explicit(&pool->sh.nodes[t],

@@ -54,6 +54,9 @@ typedef int (*kn_info_fn)(void *ud, const kn_search_result *r);
 #define KN_EXP_LMP 128      /* late move pruning at depth <= 3 */
 #define KN_EXP_FUT1 256     /* futility pruning at depth 1 */
 #define KN_EXP_FUT2 512     /* futility pruning at depth <= 2 */
+#define KN_EXP_LOCKSTEP 1024 /* threads = 2 take turns of POLL nodes: the
+                                search then depends on node counts alone, a
+                                model of two equal cores (for measuring) */
 
 /* Endgame proof mode: narrow jump-phase roots with at most this many
 ** pieces go to the exact solver first (kn_search_opts.proof_pieces). */

@@ -295,6 +295,46 @@ static void threads_keep_proved_results_exact(void **state) {
   }
 }
 
+/* Lockstep (a measuring mode: two threads taking turns of a fixed number
+** of nodes) makes a two-thread search depend on node counts alone: the
+** same tree twice, at a fixed depth and at a node limit; and a proved
+** result stays exact. */
+static void lockstep_threads_are_deterministic(void **state) {
+  kn_board b;
+  kn_pos p;
+  kn_search_opts o;
+  kn_search_result r1, r2, r0;
+  uint64_t seed = 77;
+  int k;
+  (void)state;
+  tu_random_pos(&b, &p, 8, 8, 10, &seed);
+  for (k = 0; k < 2; k++) {
+    kn_search_opts_default(&o);
+    o.threads = 2;
+    o.exp = KN_EXP_LOCKSTEP;
+    if (k) o.lim.nodes = 60000;
+    else o.lim.depth = 10;
+    search_pos(&b, &p, 4, &o, &r1);
+    search_pos(&b, &p, 4, &o, &r2);
+    assert_true(r1.move == r2.move);
+    assert_int_equal(r1.score, r2.score);
+    assert_int_equal(r1.depth, r2.depth);
+    assert_true(r1.nodes == r2.nodes);
+    /* the helper really searched: more nodes than the main thread's */
+    o.threads = 1;
+    search_pos(&b, &p, 4, &o, &r0);
+    if (k) assert_true(r1.nodes > r0.nodes + 30000);
+  }
+  tu_random_pos(&b, &p, 6, 6, 14, &seed);
+  kn_search_opts_default(&o);
+  o.threads = 2;
+  o.exp = KN_EXP_LOCKSTEP;
+  o.lim.depth = kn_bits_count(&p.occ) + 2;
+  search_pos(&b, &p, 1, &o, &r1);
+  assert_true(kn_score_proven(r1.score));
+  assert_int_equal(r1.score > 0, solve_truth(&b, &p));
+}
+
 /* The clock budget: soft <= hard, never more than what is left (minus a
 ** reserve), more with an increment, and a forced move takes no search. */
 static void clock_budget_is_safe(void **state) {
@@ -476,6 +516,7 @@ static void pool_answers_without_waiting_for_helpers(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(threads_keep_proved_results_exact),
+      cmocka_unit_test(lockstep_threads_are_deterministic),
       cmocka_unit_test(pool_answers_without_waiting_for_helpers),
       cmocka_unit_test(clock_budget_is_safe),
       cmocka_unit_test(clock_budget_keeps_a_reserve),
