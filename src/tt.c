@@ -139,6 +139,7 @@ kn_tt *kn_tt_new(double mb) {
   }
   tt->mask = bytes / (KN_TT_BUCKET * sizeof(kn_tt_slot)) - 1;
   tt->mb = mb;
+  tt->format = KN_TT_EMPTY;
   atomic_init(&tt->age, 0);
   return tt;
 }
@@ -152,9 +153,16 @@ void kn_tt_free(kn_tt *tt) {
 void kn_tt_clear(kn_tt *tt) {
   memset(tt->e, 0, (tt->mask + 1) * KN_TT_BUCKET * sizeof(kn_tt_slot));
   STORE(tt->age, 0);
+  tt->format = KN_TT_EMPTY;
+}
+
+void kn_tt_claim(kn_tt *tt, int format) {
+  if (tt->format != format && tt->format != KN_TT_EMPTY) kn_tt_clear(tt);
+  tt->format = format;
 }
 
 void kn_tt_age(kn_tt *tt) {
+  kn_tt_claim(tt, KN_TT_SLOTS);
   STORE(tt->age, (uint8_t)((LOAD(tt->age) + 1) & 31));
 }
 

@@ -50,7 +50,12 @@ typedef struct kn_tt {
   uint64_t mask;   /* bucket count - 1 (a power of two minus one) */
   double mb;       /* the size asked for (kn_tt_new's argument) */
   _Atomic uint8_t age; /* bumped by kn_tt_age at each new search */
+  int format;      /* KN_TT_EMPTY, KN_TT_SLOTS or KN_TT_WORDS (kn_tt_claim) */
 } kn_tt;
+
+/* What a table's memory holds: nothing yet, the 16-byte slots of this
+** file's functions, or the solver's own one-word entries (solve.c). */
+enum { KN_TT_EMPTY = 0, KN_TT_SLOTS = 1, KN_TT_WORDS = 2 };
 
 #define KN_TT_BUCKET 4
 
@@ -64,8 +69,13 @@ void kn_tt_clear(kn_tt *tt);
 /* Maps all the table's memory now (kn_tt_new leaves that to the first
 ** touches, which can be slow): for callers about to run timed searches. */
 void kn_tt_touch(kn_tt *tt);
-/* Starts a new search generation: older entries are replaced first. */
+/* Starts a new search generation: older entries are replaced first.
+** Also claims the table for slots (kn_tt_claim). */
 void kn_tt_age(kn_tt *tt);
+/* Readies the table for entries of 'format' (KN_TT_SLOTS or KN_TT_WORDS),
+** emptying it first when it holds the other format (a table shared by
+** g:search and g:solve); not while other threads use it. */
+void kn_tt_claim(kn_tt *tt, int format);
 /* Copies the entry of ('key', 'stm') into '*out' and returns 1, or
 ** returns 0 when the table holds none. */
 int kn_tt_probe(const kn_tt *tt, uint64_t key, int stm, kn_tt_entry *out);

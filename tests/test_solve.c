@@ -98,6 +98,17 @@ static int check_position(const kn_board *b, const kn_pos *p0) {
                t, r2.win, (unsigned)r2.move, r.win, (unsigned)r.move, text);
     kn_tt_free(tt2);
   }
+  /* Tables of 16 KB (256 buckets: the fewest where entries are exact,
+  ** replaced all the time) and of one bucket (too small: not used). */
+  for (int t = 0; t < 2; t++) {
+    kn_tt *tt2 = kn_tt_new(t ? 0 : 16.0 / 1024);
+    kn_solve_result r2;
+    assert_non_null(tt2);
+    assert_int_equal(kn_solve_threads(b, p0, tt2, &lim, 1 + t, &r2), 0);
+    if (r2.win != r.win)
+      fail_msg("table %d: win %d, truth %d: %s", t, r2.win, truth, text);
+    kn_tt_free(tt2);
+  }
   if (truth) {
     kn_move mv[KN_MAX_MOVES];
     int n, i;
@@ -116,16 +127,21 @@ static int check_position(const kn_board *b, const kn_pos *p0) {
   } else {
     assert_true(r.move == KN_NOMOVE);
   }
-  /* A search to the end of the game proves the same result. */
+  /* A search to the end of the game proves the same result, in the
+  ** table the solver used (the search claims it back: the solver's
+  ** entries are another format); then the solver again in the search's. */
   {
     kn_search_opts o;
     kn_search_result sr;
     kn_search_opts_default(&o);
     o.lim.depth = kn_bits_count(&p0->occ) + 2;
-    kn_tt_clear(tt);
     assert_int_equal(kn_search(b, p0, tt, &o, &sr), 0);
     if (!kn_score_proven(sr.score) || (sr.score > 0) != truth)
       fail_msg("full-depth search score %d, truth %d: %s", sr.score, truth,
+               text);
+    assert_int_equal(kn_solve(b, p0, tt, &lim, &r), 0);
+    if (r.win != truth)
+      fail_msg("solver after the search: %d, truth %d: %s", r.win, truth,
                text);
   }
   kn_tt_free(tt);

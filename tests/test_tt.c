@@ -1,7 +1,8 @@
 /*
 ** test_tt.c: the transposition table: what is stored is found again,
 ** replacement keeps the deeper entry, the side to move is part of the
-** key, a zero key never matches an empty slot, and threads hammering one
+** key, a zero key never matches an empty slot, a claim for the other
+** format (the solver's) empties the table, and threads hammering one
 ** small table never read an entry that was not stored for that key (a
 ** torn slot reads as a miss). Links the core only.
 */
@@ -39,6 +40,30 @@ static void store_then_probe(void **state) {
   assert_int_equal(e.score, 29000);
   kn_tt_clear(tt);
   assert_false(kn_tt_probe(tt, 0, 0, &e));
+  kn_tt_free(tt);
+}
+
+/* Claiming a table for the other format empties it; claiming it for the
+** format it holds, or an empty one, keeps what it holds. */
+static void claim_empties_the_other_format(void **state) {
+  kn_tt *tt = kn_tt_new(1);
+  kn_tt_entry e;
+  (void)state;
+  assert_int_equal(tt->format, KN_TT_EMPTY);
+  kn_tt_claim(tt, KN_TT_SLOTS);
+  kn_tt_store(tt, 42, 0, KN_NOMOVE, 7, 3, KN_TT_EXACT);
+  kn_tt_age(tt); /* the search's claim: the same format, kept */
+  assert_true(kn_tt_probe(tt, 42, 0, &e));
+  kn_tt_claim(tt, KN_TT_WORDS);
+  assert_int_equal(tt->format, KN_TT_WORDS);
+  assert_false(kn_tt_probe(tt, 42, 0, &e));
+  kn_tt_store(tt, 42, 0, KN_NOMOVE, 7, 3, KN_TT_EXACT);
+  kn_tt_age(tt); /* back to slots: emptied */
+  assert_int_equal(tt->format, KN_TT_SLOTS);
+  assert_false(kn_tt_probe(tt, 42, 0, &e));
+  kn_tt_store(tt, 42, 0, KN_NOMOVE, 7, 3, KN_TT_EXACT);
+  kn_tt_clear(tt);
+  assert_int_equal(tt->format, KN_TT_EMPTY);
   kn_tt_free(tt);
 }
 
@@ -125,6 +150,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(store_then_probe),
       cmocka_unit_test(replacement_keeps_deep_entries),
+      cmocka_unit_test(claim_empties_the_other_format),
       cmocka_unit_test(threads_never_read_a_mixed_entry),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
