@@ -245,6 +245,31 @@ T["a piped command file is served whole, and a refused option keeps the old valu
   e:close()
 end
 
+T["commands that arrive during a search keep their order: a stop or quit after a queued go infinite ends it"] = function()
+  -- each script is one write: it all arrives while the depth-2 search runs, and the input stays
+  -- open (a runner's pipe); a stop or quit read then belongs to the go infinite queued before it
+  for _, last in ipairs { "stop", "quit" } do
+    local e = engine("alphabeta")
+    e:send("ugi")
+    e:upto("ugiok")
+    e:send("position startpos moves d5 e5\ngo depth 2\ngo infinite\n" .. last .. "\nisready")
+    local g = konane.new()
+    g:play("d5")
+    g:play("e5")
+    local move, got = e:bestmove()
+    assert(got[#got - 1]:match("^info depth 2 "), "the depth-2 search ran whole: " .. table.concat(got, " | "))
+    assert(g:legal(move) == move, move)
+    local move2 = e:bestmove() -- the go infinite, ended by the stop or quit after it
+    assert(g:legal(move2) == move2, move2)
+    if last == "stop" then
+      assert(e:line() == "readyok", "readyok comes after the bestmoves")
+      e:send("quit")
+    end
+    assert(e:wait_exit() == "exit", "the engine ends at quit")
+    e:close()
+  end
+end
+
 T["malformed and illegal commands get an error line and the engine keeps going"] = function()
   local e = engine()
   e:send("ugi")

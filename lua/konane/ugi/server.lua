@@ -244,19 +244,40 @@ local function parse_go(words)
   return lim
 end
 
+-- Is a go queued behind this search (an infinite one: 'infinite' true)?
+function Server:go_queued(infinite)
+  for _, l in ipairs(self.pending) do
+    if l:match("^%s*go%s") or l:match("^%s*go$") then
+      if not infinite or (l .. " "):find("%sinfinite%s") then return true end
+    end
+  end
+  return false
+end
+
 -- Handles one line arriving while a search runs. Returns true when the search must stop.
+-- Commands queued behind the search keep their order (a piped script is served whole): a quit
+-- after other commands, an isready after a stop or a queued go, and a stop after a queued go
+-- infinite (which only a stop ends) wait for them; otherwise isready is answered and stop taken
+-- at once.
 function Server:during_search(line)
   local cmd = line:match("^%s*(%S+)")
-  if cmd == "isready" then
+  if cmd == "isready" and not self.stopping and not self:go_queued() then
     self:write("readyok\n")
-  elseif cmd == "stop" then
+  elseif cmd == "stop" and not self:go_queued(true) then
     self.stopping = true
   elseif cmd == "quit" and #self.pending == 0 then
     self.stopping, self.quitting = true, true
-  elseif cmd then -- (a quit after other commands waits for them: a piped script is served whole)
+  elseif cmd then
     self.pending[#self.pending + 1] = line
   end
   return self.stopping
+end
+
+-- At the start of a search run from the queue: the lines queued after it arrived during it.
+function Server:replay_pending()
+  local queued = self.pending
+  self.pending = {}
+  for _, l in ipairs(queued) do self:during_search(l) end
 end
 
 -- Reads what arrived during a search; true when the search must stop.
@@ -347,6 +368,7 @@ function Server:go(words)
   end
   if lim.movetime then clock.time = lim.movetime / 1000 end
   self.stopping = false
+  self:replay_pending()
   clock.stop = function() return self:poll_input() end
   local printed = false
   clock.info = function(r)
