@@ -215,7 +215,14 @@ end
 
 T["a bot that loops or overruns its time loses on time and the game goes on"] = function()
   local looper = { name = "looper", choose = function() while true do end end }
-  local rec = konane.play("greedy", looper, { time = 0.1, seed = 1 })
+  -- the well-behaved side is not timed: a stall of the test's own process (a loaded machine)
+  -- must not make it lose first
+  local function untimed(spec)
+    local b = konane.bot(spec)
+    b.untimed = true
+    return b
+  end
+  local rec = konane.play(untimed("greedy"), looper, { time = 0.1, seed = 1 })
   assert(rec.winner == "black" and rec.termination == "time forfeit", tostring(rec.reason))
   assert(#rec.moves == 1)
   local sleeper = { name = "slow", choose = function(_, g)
@@ -223,8 +230,9 @@ T["a bot that loops or overruns its time loses on time and the game goes on"] = 
     while konane.core.clock() - t < 0.05 do end
     return g:moves()[1]
   end }
-  rec = konane.play(sleeper, "random", { game_time = 0.12, seed = 1 })
+  rec = konane.play(sleeper, untimed("random"), { game_time = 0.12, seed = 1 })
   assert(rec.winner == "white" and rec.termination == "time forfeit", tostring(rec.reason))
+  assert(#rec.moves <= 4, "three moves of 0.05 s overdraw 0.12 s: " .. #rec.moves .. " moves")
   -- and konane still works afterwards
   assert(#konane.new():moves() == 4)
 end

@@ -2,6 +2,11 @@
 -- (cutegames) run them, trusting the engines for the rules; and the Python example engine in a
 -- tournament of the konane referee.
 local konane = require "konane"
+
+-- A test run beside a busy benchmark can get a few percent of a core: a Python engine then took
+-- over 10 s (the default) to answer its handshake. The deadline guards against a hang here; it
+-- is no measure of speed (a test of the handshake deadline sets its own).
+require("konane.ugi.player").defaults.startup = 300
 local core = konane.core
 local S = dofile("tests/lua/ugi_session.lua")
 
