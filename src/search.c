@@ -280,7 +280,21 @@ static int node(sctx *s, int depth, int alpha, int beta, int ply) {
   ** solver does, then history). All quiet keys stay below 1 << 28. */
   mob = (s->o->exp & KN_EXP_MOBORDER) && s->b->narrow && depth >= 2 &&
         !KN_IS_REMOVAL(mv[0]);
-  for (i = 0; i < n; i++) {
+  if (!mob) {
+    /* without a branch (they mispredicted), the invariants in locals (the
+    ** stores to k[] could alias them): history, then killers, then the
+    ** hash move override */
+    const kn_move k0 = s->killer[ply][0], k1 = s->killer[ply][1];
+    const int nsq = s->b->nsq;
+    const int *hist = s->hist + (size_t)s->pos.stm * nsq * nsq;
+    for (i = 0; i < n; i++) {
+      kn_move m = mv[i];
+      int kv = hist[KN_FROM(m) * nsq + KN_TO(m)];
+      kv = m == k1 ? 1 << 29 : kv;
+      kv = m == k0 ? (1 << 29) + 1 : kv;
+      k[i] = m == hm ? 1 << 30 : kv;
+    }
+  } else for (i = 0; i < n; i++) {
     if (mv[i] == hm) {
       k[i] = 1 << 30;
     } else if (mv[i] == s->killer[ply][0]) {
