@@ -244,13 +244,7 @@ static inline uint64_t canon(const shared *sh, uint64_t occ) {
 
 /* The entry hash of ('key', 'stm'): murmur3's finaliser, a bijection. */
 static inline uint64_t wt_hash(uint64_t key, int stm) {
-  uint64_t k = key ^ (stm ? 0x9E3779B97F4A7C15ull : 0);
-  k ^= k >> 33;
-  k *= 0xFF51AFD7ED558CCDull;
-  k ^= k >> 33;
-  k *= 0xC4CEB9FE1A85EC53ull;
-  k ^= k >> 33;
-  return k;
+  return kn_tt_keyhash(key ^ (stm ? 0x9E3779B97F4A7C15ull : 0));
 }
 
 static inline uint64_t wt_tag(uint64_t h, int stm) {

@@ -32,16 +32,9 @@ static uint64_t tt_index(const kn_tt *tt, uint64_t key, int stm) {
   return h & tt->mask;
 }
 
-/* The check hash: a bijection of the key (murmur3's finaliser), so two
-** different keys never share it, unrelated to the index mixer. */
-static inline uint64_t keyhash(uint64_t k) {
-  k ^= k >> 33;
-  k *= 0xFF51AFD7ED558CCDull;
-  k ^= k >> 33;
-  k *= 0xC4CEB9FE1A85EC53ull;
-  k ^= k >> 33;
-  return k;
-}
+/* The check hash (kn_tt_keyhash, a bijection), unrelated to the index
+** mixer. */
+#define keyhash kn_tt_keyhash
 
 static inline uint64_t pack(kn_move move, int score, int depth, int flags) {
   return (uint64_t)move | (uint64_t)(uint16_t)score << 32 |

@@ -86,4 +86,16 @@ void kn_tt_store(kn_tt *tt, uint64_t key, int stm, kn_move move, int score,
 /* Per mille of a sample of slots holding an entry of the current age. */
 int kn_tt_hashfull(const kn_tt *tt);
 
+/* A bijection of 64-bit keys (murmur3's finaliser): two different keys
+** never share a check hash. The search's slots and the solver's words both
+** use it. */
+static inline uint64_t kn_tt_keyhash(uint64_t k) {
+  k ^= k >> 33;
+  k *= 0xFF51AFD7ED558CCDull;
+  k ^= k >> 33;
+  k *= 0xC4CEB9FE1A85EC53ull;
+  k ^= k >> 33;
+  return k;
+}
+
 #endif
