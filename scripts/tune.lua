@@ -2,19 +2,28 @@
 --
 --   konane scripts/tune.lua [--games N] [--nodes N] [--random K] [--solve-pieces P]
 --                           [--solve-nodes N] [--size RxC] [--variant NAME] [--seed N]
---                           [--holdout PCT] [--from FILE] [--out FILE] [--data FILE]
+--                           [--label result|search] [--label-nodes N] [--label-scale S]
+--                           [--fit NAME,NAME,...] [--holdout PCT] [--from FILE] [--out FILE]
+--                           [--data FILE]
 --
 -- 1. Self-play: --games games (400) of the engine at --nodes nodes a move (3000, so games are
 --    reproducible and fast) from openings of --random K random plies (6) after the removals; one
 --    move in ten is random, so the positions vary.
--- 2. Labels: every position after the opening gets its game's result for the side to move; a
---    position with at most --solve-pieces pieces (20) is solved instead (at most --solve-nodes
---    nodes, 200000) and gets the exact result when the solver proves one.
+-- 2. Labels: every position after the opening gets its game's result for the side to move
+--    (--label result, the default), or with --label search a deeper search's opinion: the
+--    score s of g:search{nodes = --label-nodes} (100000) on the position, as the probability
+--    1 / (1 + exp(-s / --label-scale)) (scale 400: a lead of 4 moves of mobility is 73%), 1 or
+--    0 for a proved result. Either way a position with at most --solve-pieces pieces (20) is
+--    solved instead (at most --solve-nodes nodes, 200000) and gets the exact result when the
+--    solver proves one.
 --    --from FILE skips 1 and 2 and reads the labelled positions of an earlier --data FILE
---    (columns fen,label and the features by name; a row's features are taken as written).
+--    (columns fen,label and the features by name; a row's features are taken as written;
+--    labels from 0 to 1).
 -- 3. Fit: logistic regression P(side to move wins) = 1 / (1 + exp(-sum w_i f_i)) over the
---    features of g:features() (mobility, movers, tempo, safe, attacked, potential), by Newton's
---    method with a little L2 regularisation, on all rows but a held-out --holdout PCT percent
+--    features of g:features() (mobility, movers, tempo, safe, attacked, potential, takeaway,
+--    reach, region; --fit names a subset, mobility always in it, the others weigh 0), by
+--    Newton's method with a little L2 regularisation (cross-entropy, so a label may be a
+--    probability), on all rows but a held-out --holdout PCT percent
 --    (10; whole games stay together); the held-out rows measure the fit against the default
 --    weights' shape (one scale fitted). The weights are scaled so mobility is 100 (the engine's
 --    scale) and rounded.
@@ -33,15 +42,18 @@ local function usage(msg)
   if msg then out:write("tune.lua: ", msg, "\n") end
   out:write("usage: konane scripts/tune.lua [--games N] [--nodes N] [--random K] " ..
     "[--solve-pieces P] [--solve-nodes N] [--size RxC] [--variant NAME] [--seed N] " ..
+    "[--label result|search] [--label-nodes N] [--label-scale S] [--fit NAME,NAME,...] " ..
     "[--holdout PCT] [--from FILE] [--out FILE] [--data FILE]\n")
   os.exit(msg and 2 or 0)
 end
 
 local opts = { games = 400, nodes = 3000, random = 6, ["solve-pieces"] = 20,
                ["solve-nodes"] = 200000, size = "8x8", variant = "brainking", seed = 1,
-               holdout = 10, out = "lua/konane/weights/tuned.lua" }
+               holdout = 10, out = "lua/konane/weights/tuned.lua", label = "result",
+               ["label-nodes"] = 100000, ["label-scale"] = 400, fit = "all" }
 local NUMERIC = { games = true, nodes = true, random = true, ["solve-pieces"] = true,
-                  ["solve-nodes"] = true, seed = true, holdout = true }
+                  ["solve-nodes"] = true, seed = true, holdout = true, ["label-nodes"] = true,
+                  ["label-scale"] = true }
 do
   local i = 1
   while i <= #arg do
@@ -70,6 +82,11 @@ if not rows then usage("--size must look like 8x8") end
 if opts.holdout > 90 then usage("--holdout must be a percentage from 0 to 90") end
 rows, cols = tonumber(rows), tonumber(cols)
 if opts.nodes < 1 then usage("--nodes must be at least 1") end
+if opts.label ~= "result" and opts.label ~= "search" then
+  usage("--label must be 'result' or 'search'")
+end
+if opts["label-nodes"] < 1 then usage("--label-nodes must be at least 1") end
+if opts["label-scale"] < 1 then usage("--label-scale must be at least 1") end
 if opts.from then
   -- a missing file or a directory is a bad argument, not a data file without its header
   local f, err = io.open(opts.from, "r")
@@ -85,7 +102,27 @@ else
   end
 end
 
-local NAMES = { "mobility", "movers", "tempo", "safe", "attacked", "potential" }
+local NAMES = { "mobility", "movers", "tempo", "safe", "attacked", "potential", "takeaway",
+                "reach", "region" }
+-- --fit: the indices of the fitted features (mobility first: the scale is set by it)
+local FIT = {}
+if opts.fit == "all" then
+  for k = 1, #NAMES do FIT[k] = k end
+else
+  local index, seen = {}, {}
+  for k, name in ipairs(NAMES) do index[name] = k end
+  FIT[1] = 1
+  seen[1] = true
+  for name in (opts.fit .. ","):gmatch("([^,]*),") do
+    if not index[name] then
+      usage(("--fit: unknown feature '%s' (known: %s)"):format(name, table.concat(NAMES, ", ")))
+    end
+    if not seen[index[name]] then
+      seen[index[name]] = true
+      FIT[#FIT + 1] = index[name]
+    end
+  end
+end
 local clock = konane.core.clock
 local t_start = clock()
 local rng = require("konane.bot").rng(opts.seed)
@@ -99,8 +136,9 @@ end
 -- many positions the solver was asked to label and proved.
 local function play_games()
   local data = {}
-  local solved, proved = 0, 0
+  local solved, proved, searched = 0, 0, 0
   local table_ = konane.hashtable(16)
+  local label_table = opts.label == "search" and konane.hashtable(64) or nil
   for game_no = 1, opts.games do
     local g = konane.new { rows = rows, cols = cols, variant = opts.variant }
     while g:phase() ~= "jump" and not g:over() do
@@ -128,6 +166,15 @@ local function play_games()
     for _, p in ipairs(positions) do
       local y = p.turn == winner and 1 or 0
       local pos = konane.new { fen = p.fen, variant = "free" }
+      if opts.label == "search" then
+        local r = pos:search { nodes = opts["label-nodes"], table = label_table }
+        if r.win ~= nil then
+          y = r.win and 1 or 0
+        else
+          y = 1 / (1 + math.exp(-r.score / opts["label-scale"]))
+        end
+        searched = searched + 1
+      end
       if pos:count("black") + pos:count("white") <= opts["solve-pieces"] then
         solved = solved + 1
         local r = pos:solve { nodes = opts["solve-nodes"] }
@@ -144,7 +191,7 @@ local function play_games()
   end
   progress("")
   if tty then io.stderr:write("\r") end
-  return data, solved, proved
+  return data, solved, proved, searched
 end
 
 -- --from: the rows of a --data file. Errors name the file and the line.
@@ -177,9 +224,9 @@ local function read_data(path)
       local t = {}
       for c in (line .. ","):gmatch("([^,]*),") do t[#t + 1] = c end
       local y = tonumber(t[col.label])
-      if y ~= 0 and y ~= 1 then
+      if not y or not (y >= 0 and y <= 1) then
         f:close()
-        error(("%s:%d: label must be 0 or 1"):format(path, line_no), 0)
+        error(("%s:%d: label must be a number from 0 to 1"):format(path, line_no), 0)
       end
       local fs = {}
       for k, name in ipairs(NAMES) do
@@ -273,13 +320,13 @@ local function score(set, feat, w)
     local z = 0
     for i = 1, #w do z = z + w[i] * f[i] end
     local p = 1 / (1 + math.exp(-z))
-    loss = loss - (d.y == 1 and math.log(p + 1e-12) or math.log(1 - p + 1e-12))
-    if (p > 0.5) == (d.y == 1) then correct = correct + 1 end
+    loss = loss - d.y * math.log(p + 1e-12) - (1 - d.y) * math.log(1 - p + 1e-12)
+    if (p > 0.5) == (d.y > 0.5) then correct = correct + 1 end
   end
   return loss / math.max(#set, 1), 100 * correct / math.max(#set, 1)
 end
 
-local data, solved, proved
+local data, solved, proved, searched
 if opts.from then
   local ok, res = pcall(read_data, opts.from)
   if not ok then
@@ -288,7 +335,7 @@ if opts.from then
   end
   data = res
 else
-  data, solved, proved = play_games()
+  data, solved, proved, searched = play_games()
 end
 local t_games = clock() - t_start
 
@@ -299,20 +346,29 @@ for _, d in ipairs(data) do
 end
 if #train == 0 then train, test = test, {} end
 
-local K = #NAMES
+local K = #FIT
 local err
-local ok, w, H = pcall(fit, train, function(d) return d.f end, K)
+-- the fitted features of a row, in FIT's order
+local function fitted(d)
+  local f = {}
+  for i = 1, K do f[i] = d.f[FIT[i]] end
+  return f
+end
+local ok, wf, H = pcall(fit, train, fitted, K)
 if not ok then
-  io.stderr:write("tune.lua: ", w, "\n")
+  io.stderr:write("tune.lua: ", wf, "\n")
   os.exit(1)
 end
 
--- Standard errors from the inverse Hessian (column by column).
-local se = {}
+-- Standard errors from the inverse Hessian (column by column), and both by feature index (0 for
+-- a feature left out of the fit).
+local w, se = {}, {}
+for k = 1, #NAMES do w[k], se[k] = 0, 0 end
 for i = 1, K do
   local e = {}
   for j = 1, K do e[j] = i == j and 1 or 0 end
-  se[i] = math.sqrt(math.max(solve_linear(H, e)[i], 0))
+  se[FIT[i]] = math.sqrt(math.max(solve_linear(H, e)[i], 0))
+  w[FIT[i]] = wf[i]
 end
 
 -- The baseline: the default weights' shape (sum default_i * f_i) with one fitted scale.
@@ -323,7 +379,7 @@ do
 end
 local function shape(d)
   local z = 0
-  for i = 1, K do z = z + default[i] * d.f[i] end
+  for i = 1, #NAMES do z = z + default[i] * d.f[i] end
   return { z }
 end
 local wb = fit(train, shape, 1)
@@ -344,14 +400,17 @@ if opts.from then
 else
   print(string.format("data: %d games, %d positions (%d solved by the engine's solver, %d proved)",
     opts.games, #data, solved, proved))
+  if opts.label == "search" then
+    print(string.format("labels: %d positions by a search of %d nodes (scale %d), the solver's " ..
+      "proofs over them", searched, opts["label-nodes"], opts["label-scale"]))
+  end
 end
 print(string.format("time: %.1f s (games and labels %.1f s, fit %.1f s)", elapsed, t_games,
   elapsed - t_games))
-local feat = function(d) return d.f end
-local l1, c1 = score(train, feat, w)
+local l1, c1 = score(train, fitted, wf)
 print(string.format("fit: %d positions, mean log loss %.4f, %.1f%% of results predicted", #train, l1, c1))
 if #test > 0 then
-  local l2, c2 = score(test, feat, w)
+  local l2, c2 = score(test, fitted, wf)
   local l3, c3 = score(test, shape, wb)
   print(string.format("held out: %d positions, mean log loss %.4f, %.1f%% predicted " ..
     "(default weights: %.4f, %.1f%%)", #test, l2, c2, l3, c3))
@@ -373,7 +432,9 @@ local source = opts.from and string.format("-- weights fitted by scripts/tune.lu
   opts.from, #data, elapsed) or table.concat({
   string.format("-- weights fitted by scripts/tune.lua: %d games at %d nodes a move, %d positions,",
     opts.games, opts.nodes, #data),
-  string.format("-- %s %s, seed %d (%.0f s).", opts.size, opts.variant, opts.seed, elapsed) }, "\n")
+  string.format("-- %s %s, seed %d, labels: %s (%.0f s).", opts.size, opts.variant, opts.seed,
+    opts.label == "search" and ("a search of " .. opts["label-nodes"] .. " nodes") or "results",
+    elapsed) }, "\n")
 local lines = { source, "-- Load with alphabeta:weights=FILE or dofile.", "return {" }
 for _, name in ipairs(NAMES) do lines[#lines + 1] = string.format("  %s = %d,", name, weights[name]) end
 lines[#lines + 1] = "}\n"
@@ -387,7 +448,8 @@ print("weights written to " .. opts.out)
 if opts.data then
   local out = { "fen,label," .. table.concat(NAMES, ",") .. ",game" }
   for _, d in ipairs(data) do
-    out[#out + 1] = string.format("%s,%d,%s,%d", d.fen, d.y, table.concat(d.f, ","), d.game)
+    local y = math.tointeger(d.y) or string.format("%.6f", d.y)
+    out[#out + 1] = string.format("%s,%s,%s,%d", d.fen, y, table.concat(d.f, ","), d.game)
   end
   ok, err = pcall(write_file, opts.data, table.concat(out, "\n") .. "\n")
   if not ok then

@@ -10,7 +10,8 @@
 #include <string.h>
 
 static const char *const weight_names[KN_NWEIGHTS] = {
-    "mobility", "movers", "tempo", "safe", "attacked", "potential"};
+    "mobility", "movers", "tempo",    "safe",
+    "attacked", "potential", "takeaway", "reach", "region"};
 
 /* The defaults (docs/search.md: fitted by scripts/tune.lua, then kept
 ** only where a match confirmed them). */
@@ -52,10 +53,11 @@ int kn_movers(const kn_board *b, const kn_pos *p, int colour) {
 ** ('land1'); over all its moves (multiple jumps too) its movers, every
 ** piece some move takes ('overall') and every landing square ('landall');
 ** its legal moves (every stop of every chain) and its jumps blocked only
-** by an occupied landing square. */
+** by an occupied landing square (per direction, at that landing: 'blk').
+** 'own' and 'emp' are its pieces and the empty squares. */
 typedef struct side64 {
-  uint64_t land1[4];
-  uint64_t movers, overall, landall;
+  uint64_t land1[4], blk[4];
+  uint64_t movers, overall, landall, own, emp;
   int moves, blocked;
 } side64;
 
@@ -70,7 +72,8 @@ typedef struct side64 {
     uint64_t a = FWD(own & jd, n) & opp, o = FWD(opp, n) & emp, t;     \
     t = FWD(a, n) & emp;                                               \
     j->land1[d] = t;                                                   \
-    j->blocked += kn_popcount(a) - kn_popcount(t);                     \
+    j->blk[d] = FWD(a, n) & ~emp & b->all.w[0];                        \
+    j->blocked += kn_popcount(j->blk[d]);                              \
     j->movers |= BACK(t, 2 * (n));                                     \
     j->moves += kn_popcount(t);                                        \
     j->landall |= t;                                                   \
@@ -93,6 +96,8 @@ static inline void side64_of(const kn_board *b, uint64_t occ, int colour,
   const uint64_t emp = b->all.w[0] & ~occ;
   const int c = b->cols;
   j->movers = j->overall = j->landall = 0;
+  j->own = own;
+  j->emp = emp;
   j->moves = j->blocked = 0;
   KN_SIDE_DIR(0, KN_SHL, KN_SHR, c); /* north */
   KN_SIDE_DIR(1, KN_SHL, KN_SHR, 1); /* east */
@@ -114,22 +119,78 @@ static inline int safe64(const kn_board *b, const side64 *me,
          kn_popcount(me->land1[3] & l & ~(m >> 1) & ~(t >> 2));
 }
 
+/* The jumps of 'me' one move of 'op' may open (see eval.h, reach): per
+** direction, a blocked jump whose landing piece 'op' can take, and a
+** piece next to a square 'op' can land on with an empty square beyond. */
+static inline int reach64(const kn_board *b, const side64 *me,
+                          const side64 *op) {
+  const int c = b->cols;
+  const uint64_t t = op->overall, l = op->landall, e = me->emp, o = me->own;
+  return kn_popcount(me->blk[0] & t) + kn_popcount(me->blk[1] & t) +
+         kn_popcount(me->blk[2] & t) + kn_popcount(me->blk[3] & t) +
+         kn_popcount(((o & b->jump[0].w[0]) << c) & l & (e >> c)) +
+         kn_popcount(((o & b->jump[1].w[0]) << 1) & l & (e >> 1)) +
+         kn_popcount(((o & b->jump[2].w[0]) >> c) & l & (e << c)) +
+         kn_popcount(((o & b->jump[3].w[0]) >> 1) & l & (e << 1));
+}
+
+/* Squares with a square east of them on the board (column < cols - 1). */
+static inline uint64_t east_step64(const kn_board *b) {
+  const uint64_t je = b->jump[KN_EAST].w[0];
+  if (b->cols >= 3) return je | (je << 1);
+  return b->cols == 2 ? b->all.w[0] & 0x5555555555555555ull : 0;
+}
+
+/* The regions of 'occ' (pieces joined side by side: every move stays in
+** the region of its mover) where only one colour has a mover: those of
+** the colour with movers 'mm' minus those of the colour with 'om'. */
+static inline int regions64(const kn_board *b, uint64_t occ, uint64_t mm,
+                            uint64_t om) {
+  const uint64_t es = east_step64(b);
+  const int c = b->cols;
+  uint64_t seeds = mm | om;
+  int n = 0;
+  while (seeds) {
+    uint64_t r = seeds & -seeds, prev = 0;
+    while (r != prev) {
+      prev = r;
+      r |= (((r & es) << 1) | ((r >> 1) & es) | (r << c) | (r >> c)) & occ;
+    }
+    n += !(r & om) - !(r & mm);
+    seeds &= ~r;
+  }
+  return n;
+}
+
+/* The flags of features64: which optional features to compute. */
+enum { KN_X_SAFE = 1, KN_X_REGION = 2 };
+
 /* All the features of a narrow jump-phase occupancy with at least two
-** empty squares, for 'stm'; 'safe' = 0 leaves KN_F_SAFE at 0 (the search
-** skips it when its weight is 0). Returns the side to move's legal move
-** count. */
+** empty squares, for 'stm'; without KN_X_SAFE in 'extra' safe and
+** takeaway are left at 0, without KN_X_REGION region (the search skips
+** them when unweighted). Returns the side to move's legal move count. */
 static inline int features64(const kn_board *b, uint64_t occ, int stm,
-                              int safe, int f[KN_NWEIGHTS]) {
+                              int extra, int f[KN_NWEIGHTS]) {
   side64 jm, jo;
   side64_of(b, occ, stm, &jm);
   side64_of(b, occ, stm ^ 1, &jo);
   f[KN_F_MOBILITY] = jm.moves - jo.moves;
   f[KN_F_MOVERS] = kn_popcount(jm.movers) - kn_popcount(jo.movers);
   f[KN_F_TEMPO] = 1;
-  f[KN_F_SAFE] = safe ? safe64(b, &jm, &jo) - safe64(b, &jo, &jm) : 0;
+  f[KN_F_SAFE] = f[KN_F_TAKEAWAY] = 0;
+  if (extra & KN_X_SAFE) {
+    int sm = safe64(b, &jm, &jo), so = safe64(b, &jo, &jm), d, s1 = 0;
+    for (d = 0; d < 4; d++)
+      s1 += kn_popcount(jm.land1[d]) - kn_popcount(jo.land1[d]);
+    f[KN_F_SAFE] = sm - so;
+    f[KN_F_TAKEAWAY] = s1 - (sm - so);
+  }
   f[KN_F_ATTACKED] = kn_popcount(jm.movers & jo.overall) -
                      kn_popcount(jo.movers & jm.overall);
   f[KN_F_POTENTIAL] = jm.blocked - jo.blocked;
+  f[KN_F_REACH] = reach64(b, &jm, &jo) - reach64(b, &jo, &jm);
+  f[KN_F_REGION] =
+      extra & KN_X_REGION ? regions64(b, occ, jm.movers, jo.movers) : 0;
   return jm.moves;
 }
 
@@ -141,7 +202,7 @@ void kn_features(const kn_board *b, const kn_pos *p, int mymoves,
   if (b->narrow) {
     uint64_t occ = p->occ.w[0], e = b->all.w[0] & ~occ;
     if (e & (e - 1)) {
-      features64(b, occ, me, 1, f);
+      features64(b, occ, me, KN_X_SAFE | KN_X_REGION, f);
       return;
     }
   }
@@ -157,7 +218,10 @@ int kn_eval64_full(const kn_board *b, uint64_t occ, int stm,
                    const kn_weights *w, int *moves) {
   const int *x = w->w;
   int f[KN_NWEIGHTS], i, score = 0;
-  *moves = features64(b, occ, stm, x[KN_F_SAFE] != 0, f);
+  *moves = features64(b, occ, stm,
+                      (x[KN_F_SAFE] | x[KN_F_TAKEAWAY] ? KN_X_SAFE : 0) |
+                          (x[KN_F_REGION] ? KN_X_REGION : 0),
+                      f);
   for (i = 0; i < KN_NWEIGHTS; i++) score += x[i] * f[i];
   return score;
 }

@@ -19,7 +19,14 @@
 **              move away, the landing square cannot be taken
 **   attacked   movers the opponent can jump over next move
 **   potential  jumps blocked only by an occupied landing square
-** score = sum(weight * feature). Weights are integers. The last three are
+**   takeaway   single jumps the opponent can take away with its next move
+**              (the single jumps that are not safe)
+**   reach      jumps one opponent move may open: blocked by a landing piece
+**              the opponent can take, or over a square the opponent can land
+**              on with an empty square beyond
+**   region     regions (pieces joined side by side) where only this side
+**              has a move: it keeps the last move there
+** score = sum(weight * feature). Weights are integers. The last six are
 ** computed in the jump phase of boards of up to 64 squares (0 elsewhere).
 */
 enum {
@@ -29,6 +36,9 @@ enum {
   KN_F_SAFE,
   KN_F_ATTACKED,
   KN_F_POTENTIAL,
+  KN_F_TAKEAWAY,
+  KN_F_REACH,
+  KN_F_REGION,
   KN_NWEIGHTS
 };
 
@@ -54,7 +64,7 @@ int kn_eval(const kn_board *b, const kn_pos *p, const kn_weights *w,
 ** at least two squares empty, with the side to move's legal move count
 ** in '*moves' (0: it has lost, the score means nothing): the search's
 ** horizon in one pass over each colour's jumps, every feature included
-** (the safe jumps only when weighted). */
+** (safe and takeaway, and the regions, only when weighted). */
 int kn_eval64_full(const kn_board *b, uint64_t occ, int stm,
                    const kn_weights *w, int *moves);
 
@@ -106,7 +116,8 @@ static inline int kn_both64(const kn_board *b, uint64_t occ, int stm,
 static inline int kn_eval64(const kn_board *b, uint64_t occ, int stm,
                             const kn_weights *w, int *moves) {
   const int *x = w->w;
-  if (!x[KN_F_SAFE] && !x[KN_F_ATTACKED] && !x[KN_F_POTENTIAL]) {
+  if (!(x[KN_F_SAFE] | x[KN_F_ATTACKED] | x[KN_F_POTENTIAL] |
+        x[KN_F_TAKEAWAY] | x[KN_F_REACH] | x[KN_F_REGION])) {
     int o, mm, om, m = kn_both64(b, occ, stm, &o, &mm, &om);
     *moves = m;
     return x[KN_F_MOBILITY] * (m - o) + x[KN_F_TEMPO] +

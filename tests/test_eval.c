@@ -69,6 +69,58 @@ static int blocked_of(const kn_board *b, const kn_pos *p, int colour) {
   return n;
 }
 
+/* Jumps of 'colour' one move of the opponent ('o', its move list) may
+** open: blocked by a landing piece it takes, or over a square it lands on
+** with an empty square beyond. */
+static int reach_of(const kn_board *b, const kn_pos *p, int colour,
+                    const side_info *o) {
+  int r, c, d, n = 0;
+  static const int dr[4] = {1, 0, -1, 0}, dc[4] = {0, 1, 0, -1};
+  for (r = 0; r < b->rows; r++)
+    for (c = 0; c < b->cols; c++) {
+      int sq = r * b->cols + c;
+      if (!kn_bit(&p->occ, sq) || kn_bit(&b->side[colour], sq) == 0) continue;
+      for (d = 0; d < 4; d++) {
+        int r2 = r + 2 * dr[d], c2 = c + 2 * dc[d], s1, s2;
+        if (r2 < 0 || r2 >= b->rows || c2 < 0 || c2 >= b->cols) continue;
+        s1 = (r + dr[d]) * b->cols + c + dc[d];
+        s2 = r2 * b->cols + c2;
+        if (kn_bit(&p->occ, s1) && kn_bit(&p->occ, s2) && o->taken[s2]) n++;
+        if (!kn_bit(&p->occ, s1) && o->lands[s1] && !kn_bit(&p->occ, s2)) n++;
+      }
+    }
+  return n;
+}
+
+/* Regions (pieces joined side by side) with movers of 'a' only, minus
+** those with movers of 'o' only: a flood fill over rows and columns. */
+static int regions_of(const kn_board *b, const kn_pos *p, const side_info *a,
+                      const side_info *o) {
+  int seen[KN_MAX_SQ] = {0}, stack[KN_MAX_SQ], sq, n = 0;
+  for (sq = 0; sq < b->nsq; sq++) {
+    int top = 0, ha = 0, ho = 0;
+    if (seen[sq] || !kn_bit(&p->occ, sq)) continue;
+    seen[sq] = 1;
+    stack[top++] = sq;
+    while (top) {
+      int x = stack[--top], r = x / b->cols, c = x % b->cols, d;
+      static const int dr[4] = {1, 0, -1, 0}, dc[4] = {0, 1, 0, -1};
+      ha |= a->movers[x];
+      ho |= o->movers[x];
+      for (d = 0; d < 4; d++) {
+        int r1 = r + dr[d], c1 = c + dc[d], y = r1 * b->cols + c1;
+        if (r1 < 0 || r1 >= b->rows || c1 < 0 || c1 >= b->cols) continue;
+        if (seen[y] || !kn_bit(&p->occ, y)) continue;
+        seen[y] = 1;
+        stack[top++] = y;
+      }
+    }
+    n += ha && !ho;
+    n -= ho && !ha;
+  }
+  return n;
+}
+
 static void reference(const kn_board *b, const kn_pos *p, int f[]) {
   static side_info me, op;
   int i, sq, c[2][3] = {{0}};
@@ -92,14 +144,19 @@ static void reference(const kn_board *b, const kn_pos *p, int f[]) {
   f[KN_F_ATTACKED] = c[0][1] - c[1][1];
   f[KN_F_SAFE] = c[0][2] - c[1][2];
   f[KN_F_POTENTIAL] = blocked_of(b, p, p->stm) - blocked_of(b, p, p->stm ^ 1);
+  f[KN_F_TAKEAWAY] = (me.nsingle - c[0][2]) - (op.nsingle - c[1][2]);
+  f[KN_F_REACH] =
+      reach_of(b, p, p->stm, &op) - reach_of(b, p, p->stm ^ 1, &me);
+  f[KN_F_REGION] = regions_of(b, p, &me, &op);
 }
 
 static void features_match_the_move_list(void **state) {
-  static const int shapes[][2] = {{8, 8}, {6, 6}, {5, 7}, {4, 9}, {3, 3}};
+  static const int shapes[][2] = {{8, 8}, {6, 6}, {5, 7}, {4, 9}, {3, 3},
+                                  {7, 2}, {9, 5}};
   uint64_t seed = 7;
-  int s, g, checked = 0;
+  int s, g, checked = 0, nonzero[KN_NWEIGHTS] = {0}, k;
   (void)state;
-  for (s = 0; s < 5; s++)
+  for (s = 0; s < 7; s++)
     for (g = 0; g < 40; g++) {
       kn_board b;
       kn_pos p;
@@ -115,7 +172,10 @@ static void features_match_the_move_list(void **state) {
         if (kn_pos_phase(&b, &p) == KN_JUMP) {
           kn_features(&b, &p, -1, f);
           reference(&b, &p, r);
-          for (i = 0; i < KN_NWEIGHTS; i++) assert_int_equal(f[i], r[i]);
+          for (i = 0; i < KN_NWEIGHTS; i++) {
+            assert_int_equal(f[i], r[i]);
+            nonzero[i] += f[i] != 0;
+          }
           /* kn_eval = the weighted sum, on both of its paths */
           kn_weights_default(&w);
           for (i = 0; i < KN_NWEIGHTS; i++) sum += w.w[i] * f[i];
@@ -135,12 +195,17 @@ static void features_match_the_move_list(void **state) {
             int m = -1;
             assert_int_equal(kn_eval64(&b, p.occ.w[0], p.stm, &w, &m), full);
             assert_int_equal(m, n);
-            /* safe unweighted: the horizon skips it, the rest still counts */
+            /* safe unweighted: takeaway still needs it, the rest counts */
             full -= w.w[KN_F_SAFE] * f[KN_F_SAFE];
             w.w[KN_F_SAFE] = 0;
             m = -1;
             assert_int_equal(kn_eval64(&b, p.occ.w[0], p.stm, &w, &m), full);
             assert_int_equal(m, n);
+            /* safe, takeaway and region unweighted: the horizon skips them */
+            full -= w.w[KN_F_TAKEAWAY] * f[KN_F_TAKEAWAY] +
+                    w.w[KN_F_REGION] * f[KN_F_REGION];
+            w.w[KN_F_TAKEAWAY] = w.w[KN_F_REGION] = 0;
+            assert_int_equal(kn_eval64(&b, p.occ.w[0], p.stm, &w, &m), full);
           }
           checked++;
         }
@@ -149,6 +214,8 @@ static void features_match_the_move_list(void **state) {
       }
     }
   assert_true(checked > 2000);
+  /* every feature varies: the comparison above is not of zeros */
+  for (k = 0; k < KN_NWEIGHTS; k++) assert_true(nonzero[k] > 50);
 }
 
 int main(void) {

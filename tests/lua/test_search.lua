@@ -341,12 +341,14 @@ end
 T["g:features gives the evaluation's terms; every weight changes the score"] = function()
   local g = midgame()
   local f = g:features()
-  for _, k in ipairs { "mobility", "movers", "tempo", "safe", "attacked", "potential" } do
+  for _, k in ipairs { "mobility", "movers", "tempo", "safe", "attacked", "potential",
+                       "takeaway", "reach", "region" } do
     assert(math.type(f[k]) == "integer", k)
   end
   assert(f.tempo == 1 and f.mobility == g:nmoves() - g:nmoves(g:turn() == "black" and "white" or "black"))
   -- a depth-1 search returns the best child's evaluation: weights are used
-  local zero = { mobility = 0, movers = 0, tempo = 0, safe = 0, attacked = 0, potential = 0 }
+  local zero = { mobility = 0, movers = 0, tempo = 0, safe = 0, attacked = 0, potential = 0,
+                 takeaway = 0, reach = 0, region = 0 }
   assert(g:search { depth = 1, weights = zero, table = konane.hashtable(0) }.score == 0)
   for k in pairs(zero) do
     local w = {}
@@ -358,7 +360,8 @@ T["g:features gives the evaluation's terms; every weight changes the score"] = f
     local cf = c:features()
     assert(r.score == -1000 * cf[k], k)
   end
-  expect_error("known: mobility, movers, tempo, safe, attacked, potential", g.search, g,
+  expect_error("known: mobility, movers, tempo, safe, attacked, potential, takeaway, reach, region",
+    g.search, g,
     { weights = { speed = 1 } })
 end
 

@@ -6,7 +6,8 @@ local H = dofile("tests/lua/helpers.lua")
 
 local build = os.getenv("KONANE_BUILD") or "build"
 local host = build .. "/konane"
-local NAMES = { "mobility", "movers", "tempo", "safe", "attacked", "potential" }
+local NAMES = { "mobility", "movers", "tempo", "safe", "attacked", "potential", "takeaway",
+                "reach", "region" }
 
 local T = {}
 
@@ -26,18 +27,20 @@ local function printed(text)
   return w
 end
 
--- Synthetic rows drawn from P(win) = 1 / (1 + exp(-sum truth_i f_i)), features small integers.
-local function synthetic(path, truth, n, seed)
+-- Synthetic rows drawn from P(win) = 1 / (1 + exp(-sum truth_i f_i)), features small integers
+-- (a truth shorter than NAMES weighs the rest 0); with 'soft' the label is that probability.
+local function synthetic(path, truth, n, seed, soft)
   local rng = require("konane.bot").rng(seed)
   local lines = { "fen,label," .. table.concat(NAMES, ",") .. ",game" }
   for i = 1, n do
     local f, z = {}, 0
     for k, name in ipairs(NAMES) do
       f[k] = name == "tempo" and 1 or rng(11) - 6
-      z = z + truth[k] * f[k]
+      z = z + (truth[k] or 0) * f[k]
     end
-    local y = (rng(1000000) - 0.5) / 1000000 < 1 / (1 + math.exp(-z)) and 1 or 0
-    lines[#lines + 1] = ("-,%d,%s,%d"):format(y, table.concat(f, ","), i)
+    local p = 1 / (1 + math.exp(-z))
+    local y = soft and ("%.6f"):format(p) or (rng(1000000) - 0.5) / 1000000 < p and 1 or 0
+    lines[#lines + 1] = ("-,%s,%s,%d"):format(y, table.concat(f, ","), i)
   end
   H.write(path, table.concat(lines, "\n") .. "\n")
 end
@@ -52,7 +55,8 @@ T["the fit recovers known weights from synthetic data"] = function()
   assert(text:find("data: 12000 positions from"), text)
   assert(text:find("held out: %d+ positions"), text)
   local w = printed(text)
-  local want = { mobility = 100, movers = 50, tempo = -75, safe = 25, attacked = -50, potential = 0 }
+  local want = { mobility = 100, movers = 50, tempo = -75, safe = 25, attacked = -50, potential = 0,
+                 takeaway = 0, reach = 0, region = 0 }
   for _, name in ipairs(NAMES) do
     assert(math.abs(w[name] - want[name]) <= 12, ("%s: fitted %s, truth %d\n%s"):format(name,
       tostring(w[name]), want[name], text))
@@ -64,6 +68,23 @@ T["the fit recovers known weights from synthetic data"] = function()
   assert(not text:find("held out"), text)
   local w2 = printed(text)
   assert(math.abs(w2.movers + 50) <= 12 and math.abs(w2.potential - 25) <= 12, text)
+end
+
+T["labels may be probabilities (a search's opinion); --fit fits a subset, the rest weigh 0"] = function()
+  local dir = H.tmpdir()
+  -- engine units: mobility 100, region 150, reach -25, the others 0
+  synthetic(dir .. "/s.csv", { 0.2, 0, 0, 0, 0, 0, 0, -0.05, 0.3 }, 3000, 6, true)
+  local code, text = tune { "--from", dir .. "/s.csv", "--out", dir .. "/w.lua", "--fit",
+    "reach,region,movers" }
+  assert(code == 0, text)
+  local w = printed(text)
+  assert(math.abs(w.region - 150) <= 8 and math.abs(w.reach + 25) <= 8 and math.abs(w.movers) <= 8,
+    text)
+  for _, name in ipairs { "tempo", "safe", "attacked", "potential", "takeaway" } do
+    assert(w[name] == 0, name .. "\n" .. text)
+  end
+  code, text = tune { "--from", dir .. "/s.csv", "--out", dir .. "/w.lua", "--fit", "region,speed" }
+  assert(code == 2 and text:find("unknown feature 'speed'"), text)
 end
 
 T["the weights file round-trips: it loads back as printed, by path and into the bot"] = function()
@@ -97,6 +118,7 @@ T["a tiny self-play run labels, fits and writes the data it used"] = function()
   local code, text = tune { "--games", "4", "--nodes", "300", "--solve-pieces", "12",
     "--holdout", "25", "--out", dir .. "/w.lua", "--data", dir .. "/d.csv" }
   assert(code == 0, text)
+  assert(not text:find("labels: "), text)
   local n = math.tointeger(tonumber(text:match("data: 4 games, (%d+) positions")))
   assert(n and n > 20, text)
   local w = require("konane.bots.alphabeta").load_weights(dir .. "/w.lua")
@@ -110,20 +132,35 @@ T["a tiny self-play run labels, fits and writes the data it used"] = function()
   for _, name in ipairs(NAMES) do assert(a[name] == b[name], name .. "\n" .. text .. text2) end
   -- the shipped set loads by name
   assert(konane.bot("alphabeta:weights=tuned,depth=1"))
+  -- labels from a deeper search: probabilities between 0 and 1, not only results
+  code, text = tune { "--games", "2", "--nodes", "300", "--solve-pieces", "0", "--label",
+    "search", "--label-nodes", "2000", "--out", dir .. "/w3.lua", "--data", dir .. "/d3.csv" }
+  assert(code == 0, text)
+  n = math.tointeger(tonumber(text:match("labels: (%d+) positions by a search of 2000 nodes")))
+  assert(n and n > 10, text)
+  local soft = 0
+  for y in H.read(dir .. "/d3.csv"):gmatch("\n[^,]*,([^,]*),") do
+    local v = tonumber(y)
+    assert(v and v >= 0 and v <= 1, y)
+    if v > 0 and v < 1 then soft = soft + 1 end
+  end
+  assert(soft > 5, text)
 end
 
 T["bad options exit 2, a bad data file exits 1 naming the line"] = function()
   for _, bad in ipairs { { "--games", "x" }, { "--holdout", "95" }, { "--size", "8" },
                          { "--no-such" }, { "--from" }, { "--size", "0x0" }, { "--size", "30x30" },
                          { "--variant", "nope" }, { "--size", "3x3" }, { "--nodes", "0" },
-                         { "--from", "/no/such/dir/d.csv" } } do
+                         { "--from", "/no/such/dir/d.csv" }, { "--label", "deep" },
+                         { "--label-nodes", "0" }, { "--fit", "mobility,nope" } } do
     local code, text = tune(bad)
     assert(code == 2 and text:find("tune.lua: ") and text:find("usage"), table.concat(bad, " ") .. ": " .. text)
   end
   local dir = H.tmpdir()
-  H.write(dir .. "/bad.csv", "fen,label," .. table.concat(NAMES, ",") .. "\n-,1,1,2,1,0,0,0\n-,2,1,1,1,1,1,1\n")
+  H.write(dir .. "/bad.csv", "fen,label," .. table.concat(NAMES, ",") ..
+    "\n-,0.25,1,2,1,0,0,0,1,0,0\n-,1.5,1,1,1,1,1,1,1,1,1\n")
   local code, text = tune { "--from", dir .. "/bad.csv", "--out", dir .. "/w.lua" }
-  assert(code == 1 and text:find("bad.csv:3: label must be 0 or 1"), text)
+  assert(code == 1 and text:find("bad.csv:3: label must be a number from 0 to 1"), text)
   H.write(dir .. "/bad.csv", "fen,label,mobility\n-,1,1\n")
   code, text = tune { "--from", dir .. "/bad.csv", "--out", dir .. "/w.lua" }
   assert(code == 1 and text:find("bad.csv:1: no 'movers' column"), text)

@@ -1,7 +1,7 @@
 -- The alphabeta bot: the engine's alpha-beta search (g:search) with the options of the spec.
 -- Options: depth, time (seconds per move), nodes, threads, hash_mb, eval (a Lua function(game)
--- -> score for the side to move, 100 = one move of mobility), the evaluation weights mobility,
--- movers and tempo (each an option of its own, so "alphabeta:depth=6,mobility=120" works in a
+-- -> score for the side to move, 100 = one move of mobility), the evaluation weights (mobility,
+-- movers, tempo, safe, attacked, potential, takeaway, reach, region: each an option of its own, so "alphabeta:depth=6,mobility=120" works in a
 -- spec string; or weights = {mobility=, movers=, ...} in a table, or weights = "NAME": the set
 -- lua/konane/weights/NAME.lua, or weights = "path/file.lua": a Lua file returning such a table,
 -- as scripts/tune.lua writes), experiment (bits of
@@ -16,7 +16,8 @@ local bot_util = require("konane.bot")
 local M = {
   description = "alpha-beta search of the engine (depth, time, nodes, eval, weights)",
   options = { "depth", "time", "nodes", "threads", "hash_mb", "eval", "weights", "mobility",
-              "movers", "tempo", "safe", "attacked", "potential", "experiment" },
+              "movers", "tempo", "safe", "attacked", "potential", "takeaway", "reach", "region",
+              "experiment" },
 }
 
 -- The share of a move's time limit the search may spend (konane.bot.budget: share x limit - 5 ms).
@@ -44,7 +45,8 @@ do
   M.clock = ok and konane.core and konane.core.clock or nil
 end
 
-local WEIGHTS = { "mobility", "movers", "tempo", "safe", "attacked", "potential" }
+local WEIGHTS = { "mobility", "movers", "tempo", "safe", "attacked", "potential", "takeaway",
+                  "reach", "region" }
 local WEIGHT_SET = {}
 for _, k in ipairs(WEIGHTS) do WEIGHT_SET[k] = true end
 
