@@ -15,7 +15,7 @@ local PROG = (arg and arg[0] or "tournament.lua"):match("([^/]+)$") or "tourname
 
 local HELP = [[
 Usage: CMD --bot SPEC --bot SPEC [...] [options]
-       CMD --resume --out DIR [--workers N]
+       CMD --resume --out DIR [--workers N] [--startup SECONDS]
        CMD --merge DIR... [--out DIR]
 
 Plays games between bots, every opening twice with colours swapped, and reports each
@@ -49,6 +49,9 @@ Options:
                       per opening with the seed; default: every pair of removals
   --workers N         games played at once, in N worker processes (default 1: in
                       this process)
+  --startup SECONDS   time an engine (ugi:, a bot file) has to start and answer its
+                      handshake, once per game (default 10): for engines slow to
+                      load, or a loaded machine; may be given again with --resume
   --seed N            tournament seed (default 1): the same seed plays the same games
   --out DIR           directory for tournament.cfg, games.pgn and results.json
                       (default: tournament-YYYYMMDD-HHMMSS)
@@ -148,7 +151,7 @@ local function parse(args)
     ["--bot"] = true, ["--games"] = true, ["--format"] = true, ["--rounds"] = true,
     ["--variant"] = true, ["--size"] = true, ["--time"] = true, ["--openings"] = true,
     ["--workers"] = true, ["--seed"] = true, ["--out"] = true, ["--sprt"] = true, ["--tc"] = true,
-    ["--shard"] = true, ["--margin"] = true,
+    ["--shard"] = true, ["--margin"] = true, ["--startup"] = true,
   }
   while i <= #args do
     local a = args[i]
@@ -218,6 +221,12 @@ local function parse(args)
           usage_error(string.format("--margin expects a number of seconds from 0 to %.0f, got '%s'", MAX_TIME, v))
         end
         o.margin = t
+      elseif name == "--startup" then
+        local t = tonumber(v)
+        if not t or not (t > 0) or t > MAX_TIME then
+          usage_error(string.format("--startup expects a positive number of seconds, at most %.0f, got '%s'", MAX_TIME, v))
+        end
+        o.startup = t
       elseif name == "--openings" then o.openings = v
       elseif name == "--seed" then
         local n = math.tointeger(tonumber(v))
@@ -286,7 +295,7 @@ local function main(args)
   end
   if o.merge then
     for _, k in ipairs { "games", "format", "rounds", "variant", "rows", "time", "margin", "openings", "seed",
-                         "sprt", "shard", "resume", "workers" } do
+                         "sprt", "shard", "resume", "workers", "startup" } do
       if o[k] ~= nil then usage_error("--merge takes only directories and --out") end
     end
     if #o.bots > 0 then usage_error("--merge takes only directories and --out") end

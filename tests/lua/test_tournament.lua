@@ -56,6 +56,15 @@ local function records_of(dir)
   return recs
 end
 
+-- The games of a tournament directory not ended by the rules, one line each (for a message).
+local function forfeits_of(dir)
+  local out = {}
+  for _, r in ipairs(records_of(dir)) do
+    if r.termination ~= "normal" then out[#out + 1] = r.tags.Game .. " " .. r.termination .. ": " .. tostring(r.reason) end
+  end
+  return #out .. " games not ended by the rules\n" .. table.concat(out, "\n")
+end
+
 local tests = {}
 
 tests["a round robin plays every pair on every opening with both colours"] = function()
@@ -121,8 +130,9 @@ end
 tests["a Swiss tournament pairs by score, gives byes and avoids rematches"] = function()
   local bots = { "greedy", "random", "random:seed=4", "alphabeta:depth=1", "alphabeta:depth=2" }
   local dir = tmpdir()
+  -- margin: on a loaded machine a stalled move must not become a forfeit in one run only
   local res = T.run(quiet { bots = bots, format = "swiss", rounds = 3, rows = 6, cols = 6,
-                            games = 2, out = dir })
+                            games = 2, margin = 60, out = dir })
   -- 5 players: 2 boards a round, 2 games each, 3 rounds
   assert(res.games == 12 and res.complete, "12 games expected, got " .. res.games)
   local byes = 0
@@ -137,15 +147,16 @@ tests["a Swiss tournament pairs by score, gives byes and avoids rematches"] = fu
     met[key] = round
   end
   local two = T.run(quiet { bots = bots, format = "swiss", rounds = 3, rows = 6, cols = 6,
-                            games = 2, workers = 2 })
-  assert(summary(res) == summary(two))
+                            games = 2, margin = 60, workers = 2 })
+  assert(summary(res) == summary(two), summary(res) .. "\n---\n" .. summary(two) .. "\n" ..
+    forfeits_of(dir) .. "\n" .. tostring(two.forfeits and require("konane.tournament.json").encode(two.forfeits)))
   cleanup()
 end
 
 tests["an interrupted Swiss tournament resumes to the results of an uninterrupted one"] = function()
   local bots = { "greedy", "random", "random:seed=4", "alphabeta:depth=1", "alphabeta:depth=2" }
   local function settings(extra)
-    local o = quiet { bots = bots, format = "swiss", rounds = 3, rows = 6, cols = 6, games = 2 }
+    local o = quiet { bots = bots, format = "swiss", rounds = 3, rows = 6, cols = 6, games = 2, margin = 60 }
     for k, v in pairs(extra or {}) do o[k] = v end
     return o
   end
@@ -302,8 +313,9 @@ end
 
 tests["a tournament killed with SIGKILL resumes to the results of an uninterrupted run"] = function()
   local dir = tmpdir()
+  -- --margin 60: a move stalled on a loaded machine must not become a forfeit in one run only
   local args = { core.exe_path(), "scripts/tournament.lua", "--bot", "greedy", "--bot", "random",
-                 "--bot", "alphabeta:depth=1", "--size", "6x6", "--games", "20", "--out", dir }
+                 "--bot", "alphabeta:depth=1", "--size", "6x6", "--games", "20", "--margin", "60", "--out", dir }
   local p = assert(core.spawn(args, { pgroup = true }))
   -- wait for some games, then kill -9 in the middle of the run
   local t0 = core.clock()
@@ -326,9 +338,10 @@ tests["a tournament killed with SIGKILL resumes to the results of an uninterrupt
   assert(code == 0, out)
   local ref = tmpdir()
   local code2, out2 = cli { "--bot", "greedy", "--bot", "random", "--bot", "alphabeta:depth=1",
-                            "--size", "6x6", "--games", "20", "--out", ref }
+                            "--size", "6x6", "--games", "20", "--margin", "60", "--out", ref }
   assert(code2 == 0, out2)
-  assert(read(dir .. "/results.json") == read(ref .. "/results.json"))
+  assert(read(dir .. "/results.json") == read(ref .. "/results.json"),
+    "resumed: " .. forfeits_of(dir) .. "\nuninterrupted: " .. forfeits_of(ref))
   assert(#records_of(dir) == 60)
   cleanup()
 end
@@ -613,7 +626,7 @@ tests["--help documents every option"] = function()
   assert(code == 0)
   for _, o in ipairs { "--bot", "--games", "--format", "--rounds", "--variant", "--size", "--time",
                        "--openings", "--workers", "--seed", "--out", "--resume", "--sprt", "--tc", "--margin", "ugi:",
-                       "--shard", "--merge" } do
+                       "--shard", "--merge", "--startup" } do
     assert(out:find(o, 1, true), o)
   end
 end
@@ -678,10 +691,41 @@ tests["the resume hint is the command as typed, konane-tournament when run from 
   cleanup()
 end
 
+tests["--startup sets the handshake deadline of an engine played in a worker process"] = function()
+  local dir = tmpdir()
+  -- an engine that takes 1 s to start: 0.3 s is too short
+  local slow = "ugi:sh -c 'sleep 1; exec \"$0\" --ugi random' " .. core.exe_path()
+  local code, out = cli { "--bot", slow, "--bot", "random", "--size", "6x6", "--games", "2",
+                          "--startup", "0.3", "--margin", "60", "--out", dir .. "/a" }
+  assert(code == 0, out)
+  local recs = records_of(dir .. "/a")
+  assert(#recs == 2, out)
+  for _, r in ipairs(recs) do
+    assert(r.termination == "handshake failure" and r.reason:find("handshake failed: no %a+ within 0%.300 s"),
+      tostring(r.termination) .. ": " .. tostring(r.reason))
+  end
+  assert(not read(dir .. "/a/tournament.cfg"):find("startup", 1, true), "a run option, not saved")
+  -- a longer deadline lets the slow engine play (300 s: a hang guard on a loaded machine)
+  code, out = cli { "--bot", slow, "--bot", "random", "--size", "6x6", "--games", "2", "--margin", "60",
+                    "--startup", "300", "--out", dir .. "/b" }
+  assert(code == 0, out)
+  for _, r in ipairs(records_of(dir .. "/b")) do assert(r.termination == "normal", tostring(r.reason)) end
+  code, out = cli { "--bot", "greedy", "--bot", "random", "--startup", "0", "--out", dir .. "/c" }
+  assert(code == 2 and out:find("--startup expects a positive number of seconds", 1, true), out)
+  local ok, err = pcall(T.settings, { bots = { "greedy", "random" }, startup = -1 })
+  assert(not ok and err:find("startup must be a positive number", 1, true), tostring(err))
+  cleanup()
+end
+
 tests["the command line takes a chess clock and a UGI engine (the Python example)"] = function()
   local dir = tmpdir()
+  -- a loaded machine must not fail this test: --startup 300 is a hang guard for the handshake (a
+  -- landing's make test beside a two-worker benchmark gets a few percent of a core, and python3
+  -- alone took 10-13 s to start then), and --margin 60 keeps a stalled move from a time forfeit
+  -- (the clock still pays the real time; the margin is saved and a resume takes it back)
   local code, out = cli { "--bot", "ugi:python3 examples/ugi/konane_bot.py", "--bot", "greedy", "--size", "6x6",
-                          "--games", "4", "--tc", "5+0.1", "--out", dir .. "/t" }
+                          "--games", "4", "--tc", "5+0.1", "--margin", "60", "--startup", "300",
+                          "--out", dir .. "/t" }
   assert(code == 0, out)
   assert(out:find("clock 5+0.1", 1, true), out)
   local recs = records_of(dir .. "/t")
@@ -693,8 +737,9 @@ tests["the command line takes a chess clock and a UGI engine (the Python example
   end
   local cfg_text = read(dir .. "/t/tournament.cfg")
   assert(cfg_text:find('"tc": "5+0.1"', 1, true) and not cfg_text:find('"time"', 1, true), cfg_text)
+  assert(cfg_text:find('"margin": 60', 1, true), cfg_text)
   -- the clock is part of the saved settings: resuming takes it back
-  local code2, out2 = cli { "--resume", "--out", dir .. "/t" }
+  local code2, out2 = cli { "--resume", "--out", dir .. "/t", "--startup", "300" }
   assert(code2 == 0 and out2:find("clock 5+0.1", 1, true), out2)
   cleanup()
 end

@@ -102,11 +102,12 @@ end
 T["the Python example engine plays a tournament of the konane referee"] = function()
   local dir = os.tmpname()
   os.remove(dir)
-  -- one worker: the games run in this process, where the handshake guard above applies (a
-  -- worker process has the 10 s default: a landing's make test beside a benchmark missed it)
+  -- an external engine plays in a worker process even with one worker: startup = 300 is its
+  -- handshake's hang guard there (the 10 s default failed a landing's make test run beside a
+  -- two-worker benchmark, where python3 alone took 10-13 s to start)
   local res = konane.tournament.run { bots = { "ugi:python3 examples/ugi/konane_bot.py", "random" },
                                       rows = 6, cols = 6, games = 4, time = 2, out = dir,
-                                      workers = 1, progress = false }
+                                      workers = 1, startup = 300, progress = false }
   assert(res.complete and res.games == 4, "games " .. tostring(res.games))
   for _, r in ipairs(konane.pgn.read_file(dir .. "/games.pgn")) do
     assert(r.termination == "normal", tostring(r.reason))

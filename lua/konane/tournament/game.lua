@@ -25,10 +25,11 @@ function M.options(s, g)
   }
 end
 
--- A fresh bot for player 'p' (a bot table given by the caller is used as it is).
-local function make_bot(p)
+-- A fresh bot for player 'p' (a bot table given by the caller is used as it is); an engine in
+-- a process of its own gets the settings' handshake deadline (startup), if any.
+local function make_bot(s, p)
   if p.bot then return p.bot end
-  local b = konane().bot(p.spec)
+  local b = konane().bot(p.spec, s.startup and { startup = s.startup } or nil)
   b.name = p.name
   return b
 end
@@ -63,7 +64,7 @@ end
 function M.play(s, g, on_move)
   local opts = M.options(s, g)
   opts.on_move = on_move
-  local record = konane().play(make_bot(s.players[g.black]), make_bot(s.players[g.white]), opts)
+  local record = konane().play(make_bot(s, s.players[g.black]), make_bot(s, s.players[g.white]), opts)
   return complete(s, g, record)
 end
 

@@ -97,7 +97,10 @@ end
 --   sprt     {elo0=, elo1=, alpha=, beta=}: a two-bot match stopped by the SPRT
 --   shard    {I, N}: play only the I-th of N parts of the schedule
 --   event    the Event tag of the records (default "konane tournament")
---   hang     seconds a worker may stay silent during a game (default max(30, 3 x time + 10))
+--   hang     seconds a worker may stay silent during a game (default max(30, 3 x time + 10,
+--            2 x startup + 10))
+--   startup  seconds an engine in a process of its own (ugi:CMD, a bot file) may take to start
+--            and answer its handshake (default 10, konane.ugi.player's)
 --   progress function(p) called after each game, or false; default: a line on a terminal
 --   on_game  function(game, summary, text) called after each game
 --   log      function(message) for warnings (default: stderr)

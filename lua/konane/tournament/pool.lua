@@ -8,9 +8,9 @@
 -- reaches the speed of a tournament of quick bots. Otherwise (several workers, or a bot that is
 -- not built in) each game goes to a worker process (konane.tournament.worker), in its own
 -- process group. A worker that dies during a game (a crash, kill -9) or stays silent longer
--- than the hang limit (s.hang, default max(30, 3 x time + 10) s) is killed; the side to move
--- loses that game with every move played so far and the reason; a new worker takes its place
--- and the tournament goes on. A worker that dies before it is ready (a broken installation)
+-- than the hang limit (s.hang, default max(30, 3 x time + 10, 2 x startup + 10) s) is killed;
+-- the side to move loses that game with every move played so far and the reason; a new worker
+-- takes its place and the tournament goes on. A worker that dies before it is ready (a broken installation)
 -- stops the tournament with its message.
 
 local game = require("konane.tournament.game")
@@ -43,7 +43,8 @@ function M.new(s, finished, log)
     if not builtin(p) then here = false end
   end
   return setmetatable({ s = s, finished = finished, log = log, here = here, workers = {}, counter = 0,
-                        hang = s.hang or math.max(30, 3 * settings.longest_move(s) + 10) }, Pool)
+                        hang = s.hang or math.max(30, 3 * settings.longest_move(s) + 10,
+                                                  2 * (s.startup or 0) + 10) }, Pool)
 end
 
 -- The command that runs a worker: this Lua interpreter (the konane host, or lua5.4 with the

@@ -21,7 +21,7 @@ local DEFAULTS = { format = "roundrobin", games = 2, time = 1, seed = 1, workers
 -- Every key a settings table may have.
 M.KEYS = { "bots", "format", "games", "rounds", "variant", "rows", "cols", "time", "tc", "margin", "openings",
            "workers", "seed", "out", "resume", "sprt", "shard", "progress", "on_game", "log",
-           "event", "hang" }
+           "event", "hang", "startup" }
 local KNOWN = {}
 for _, k in ipairs(M.KEYS) do KNOWN[k] = true end
 
@@ -164,6 +164,10 @@ function M.check(o)
   if s.hang ~= nil and (type(s.hang) ~= "number" or not (s.hang > 0) or s.hang > M.MAX_TIME) then
     error("hang must be a positive number of seconds (got " .. tostring(s.hang) .. ")", 0)
   end
+  if s.startup ~= nil and (type(s.startup) ~= "number" or not (s.startup > 0) or s.startup > M.MAX_TIME) then
+    error(string.format("startup must be a positive number of seconds, at most %.0f (got %s)", M.MAX_TIME,
+      tostring(s.startup)), 0)
+  end
   if s.event ~= nil and (type(s.event) ~= "string" or #s.event > 200) then
     error("event must be a string of at most 200 bytes", 0)
   end
@@ -280,7 +284,7 @@ function M.from_saved(cfg, o, where)
     end
     if not same then error("the bots differ from the saved tournament in " .. where, 0) end
   end
-  for _, k in ipairs { "workers", "progress", "on_game", "log", "out", "hang" } do merged[k] = o[k] end
+  for _, k in ipairs { "workers", "progress", "on_game", "log", "out", "hang", "startup" } do merged[k] = o[k] end
   merged.resume = true
   local s = M.check(merged)
   s.openings_list = cfg.openings

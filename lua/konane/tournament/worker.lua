@@ -29,7 +29,8 @@ function M.settings_for_worker(s)
   local ops = {}
   for i, op in ipairs(s.openings_list) do ops[i] = { moves = json.list({ table.unpack(op.moves) }), fen = op.fen } end
   return json.encode({ players = ps, variant = s.variant, rows = s.rows, cols = s.cols,
-                       time = s.time, tc = s.tc, margin = s.margin, event = s.event, openings_list = ops },
+                       time = s.time, tc = s.tc, margin = s.margin, event = s.event, startup = s.startup,
+                       openings_list = ops },
                      { exact = true, compact = true })
 end
 
