@@ -362,8 +362,11 @@ static int node(sctx *s, int depth, int alpha, int beta, int ply) {
           if (r < 0) r = 0;
         }
       } else if (s->lmr && depth >= 3 && i >= 3 && k[i] < (1 << 28) &&
-          depth < kn_bits_count(&s->pos.occ))
+          depth < kn_bits_count(&s->pos.occ)) {
         r = i >= 8 && depth >= 5 ? 2 : 1;
+        /* a move that never refuted anything: one more (experiment) */
+        if ((s->o->exp & KN_EXP_HISTRED) && k[i] == 0 && r < depth - 2) r++;
+      }
       v = -child(s, depth - 1 - r, -alpha - 1, -alpha, ply + 1);
       if (r && v > alpha && !s->stop)
         v = -child(s, depth - 1, -alpha - 1, -alpha, ply + 1);

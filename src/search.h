@@ -57,6 +57,7 @@ typedef int (*kn_info_fn)(void *ud, const kn_search_result *r);
 #define KN_EXP_LOCKSTEP 1024 /* threads = 2 take turns of POLL nodes: the
                                 search then depends on node counts alone, a
                                 model of two equal cores (for measuring) */
+#define KN_EXP_HISTRED 4096 /* one more reduction for moves with no history */
 
 /* Endgame proof mode: narrow jump-phase roots with at most this many
 ** pieces go to the exact solver first (kn_search_opts.proof_pieces). */
