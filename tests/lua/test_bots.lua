@@ -320,7 +320,7 @@ T["the built-in bots give every search a time limit within the move's budget"] =
   end
 end
 
-T["the alphabeta bot keeps back three times how late its answers were, down to 0.7 x the limit"] = function()
+T["the alphabeta bot keeps back three times how late its answers were, down to 0.7 x the limit, and starts at 0.7 x"] = function()
   -- fake clocks: each search seems to take 'took' seconds of wall time and 'cpu' of CPU time
   -- (no wall-clock time is measured)
   local ab = require("konane.bots.alphabeta")
@@ -347,16 +347,18 @@ T["the alphabeta bot keeps back three times how late its answers were, down to 0
       b:choose(proxy, { time = 0.1, grace = 0.015, ply = 3 })
     end
     local function near(i, v) assert(math.abs(times[i] - v) < 1e-9, i .. ": " .. times[i]) end
+    move(0.065) -- the first move, nothing measured yet: the floor, 0.7 x the limit - 5 ms
     move(0.085) -- on time, the CPU all its own: the next move keeps the full share
     move(0.085)
-    near(1, 0.085)
+    near(1, 0.065)
     near(2, 0.085)
+    near(3, 0.085)
     move(0.09) -- 5 ms late: 15 ms kept back
     move(0)
-    near(4, 0.1 - 0.005 - 0.015)
+    near(5, 0.1 - 0.005 - 0.015)
     move(0.3) -- very late: the other bots' share, 0.7 x the limit - 5 ms
     move(0)
-    near(6, 0.065)
+    near(7, 0.065)
     for _ = 1, 80 do move(0) end -- answers on time again: back to the full share
     near(#times, 0.085)
     move(0.085, 0.075) -- on time, but 10 ms off the CPU: 5 ms counted late
@@ -364,8 +366,14 @@ T["the alphabeta bot keeps back three times how late its answers were, down to 0
     near(#times, 0.1 - 0.005 - 0.015)
     -- two threads: CPU time up to twice the wall time; one core's worth is enough
     b = konane.bot("alphabeta:threads=2")
+    move(0.065, 0.065) -- a new bot: its first move at the floor again
+    near(#times, 0.065)
     for _ = 1, 3 do move(0.085, 0.085) end
     near(#times, 0.085)
+    -- without a move's limit (here: the bot's own 1 s) the prior plays no part
+    b = konane.bot("alphabeta")
+    b:choose(proxy, { ply = 3 })
+    near(#times, 1.0)
   end)
   ab.clock, ab.cpu = real_clock, real_cpu
   assert(ok, err)

@@ -34,8 +34,11 @@ M.SHARE = 0.9
 -- largest such figure, losing a tenth of it each move (M.DECAY). It keeps three times that back
 -- from a move's limit, but never spends less than the 0.7 x limit - 5 ms of the other built-in
 -- bots (M.FLOOR): on a busy machine it falls back to their rule, on a quiet one (answers within
--- a few ms, the CPU all its own) it spends 0.9 x. M.clock (wall) and M.cpu (process CPU time):
--- seconds; tests replace them.
+-- a few ms, the CPU all its own) it spends 0.9 x. A bot with no answer measured yet (a tournament
+-- makes its bots afresh for every game) knows nothing of the machine: its first timed move
+-- spends the floor, as if it had answered late (most forfeits on a loaded machine were first
+-- moves); from then on only what it measured counts. M.clock (wall) and M.cpu (process CPU
+-- time): seconds; tests replace them.
 M.DECAY = 0.9
 M.KEEP = 3
 M.FLOOR = 0.7
@@ -129,7 +132,8 @@ function M.new(opts)
     error("bad option eval for bot 'alphabeta' (a function(game) -> score expected)", 3)
   end
   local weights = weights_of(opts)
-  local self = { name = "alphabeta", opts = opts, late = 0 }
+  -- late: the lateness memory (seconds), nil until a timed answer was measured
+  local self = { name = "alphabeta", opts = opts, late = nil }
 
   -- The transposition table, made now (mapping fresh memory can take a tenth of a second on a
   -- loaded machine: better before the clock runs than during a move) and kept for every move.
@@ -150,8 +154,10 @@ function M.new(opts)
     -- a move's limit without a game clock: the answer's lateness is measured and kept back
     local limit = not game_time and not clock.infinite and clock.time
     if limit == math.huge or not time or not M.clock then limit = nil end
-    if limit and self.late > 0 then
-      local cap = math.max(limit - 0.005 - M.KEEP * self.late, limit * M.FLOOR - 0.005, 0.001)
+    -- the prior, before any answer was measured: late enough to be held to the floor
+    local held = limit and (self.late or limit * (1 - M.FLOOR) / M.KEEP)
+    if limit and held > 0 then
+      local cap = math.max(limit - 0.005 - M.KEEP * held, limit * M.FLOOR - 0.005, 0.001)
       if cap < time then time = cap end
     end
     local t0, c0 = limit and M.clock(), limit and M.cpu()
@@ -167,7 +173,7 @@ function M.new(opts)
       -- proof mode's one solver thread, is no sign of a busy machine)
       local off = wall - (M.cpu() - c0)
       local late = math.max(wall - time, 0.5 * off, 0)
-      self.late = math.max(self.late * M.DECAY, late)
+      self.late = math.max((self.late or 0) * M.DECAY, late)
     end
     return r.move, { score = r.score, depth = r.depth, nodes = r.nodes }
   end
