@@ -247,7 +247,8 @@ static void opt_weights(lua_State *L, int idx, kn_weights *w) {
 /* ---- transposition tables that last ---- */
 
 #define TABLE_MT "konane.Table"
-#define GAME_TABLES "konane.gametables" /* registry: board -> table (weak) */
+#define TABLES_MADE "konane.tablesmade" /* registry: game tables made since
+                                          the last full collection */
 
 /* A table object: konane.hashtable(mb), or a game's own (shared with its
 ** clones: they have the same board object). 'proof' is the solver's
@@ -350,26 +351,31 @@ static const luaL_Reg table_methods[] = {{"size", l_table_size},
                                          {"close", l_table_gc},
                                          {NULL, NULL}};
 
-/* Pushes the registry's weak map of game tables (creating the map and
-** the table metatable on first use). */
-static void push_game_tables(lua_State *L) {
-  if (lua_getfield(L, LUA_REGISTRYINDEX, GAME_TABLES) == LUA_TTABLE) return;
+/* A game table's memory is out of the collector's sight: a loop making
+** fresh games that each search would pile up unreachable 16 MB tables
+** before a cycle came by. So every 8th game table made runs a full cycle
+** first (a few milliseconds, on a search that maps a new table anyway). */
+static void game_table_made(lua_State *L) {
+  lua_Integer n;
+  lua_getfield(L, LUA_REGISTRYINDEX, TABLES_MADE);
+  n = lua_tointeger(L, -1) + 1;
   lua_pop(L, 1);
-  lua_newtable(L);
-  lua_createtable(L, 0, 1);
-  lua_pushliteral(L, "k");
-  lua_setfield(L, -2, "__mode");
-  lua_setmetatable(L, -2);
-  lua_pushvalue(L, -1);
-  lua_setfield(L, LUA_REGISTRYINDEX, GAME_TABLES);
+  if (n >= 8) {
+    lua_gc(L, LUA_GCCOLLECT);
+    n = 0;
+  }
+  lua_pushinteger(L, n);
+  lua_setfield(L, LUA_REGISTRYINDEX, TABLES_MADE);
 }
 
 /*
 ** The table of a search: the 'table' option's object, else the game's
 ** own (made on first use, remade when 'hash_mb' asks for another size),
 ** which its clones share: a bot handed a fresh clone each move still
-** finds its earlier work. Leaves the table object on the stack (so it
-** lives through the call).
+** finds its earlier work. A game made by konane.new has a table of its own
+** (core.own_table), so a fixed-depth search of a fresh game never depends
+** on what other games searched. Leaves the table object on the stack (so
+** it lives through the call).
 */
 static ltable *search_table(lua_State *L, int game, int opts) {
   double mb;
@@ -386,9 +392,8 @@ static ltable *search_table(lua_State *L, int game, int opts) {
   }
   lua_pop(L, 1);
   mb = lk_opt_number(L, opts, "hash_mb", 0, 65536, 16);
-  push_game_tables(L);
-  lk_push_board(L, game);
-  if (lua_rawget(L, -2) == LUA_TUSERDATA) {
+  lk_push_table_holder(L, game);
+  if (lua_rawgeti(L, -1, 1) == LUA_TUSERDATA) {
     t = (ltable *)lua_touserdata(L, -1);
     if (t->tt && t->tt->mb == mb) {
       lua_remove(L, -2);
@@ -400,12 +405,22 @@ static ltable *search_table(lua_State *L, int game, int opts) {
     t->tt = t->proof = NULL;
   }
   lua_pop(L, 1);
+  game_table_made(L);
   t = push_table(L, mb);
-  lk_push_board(L, game);
-  lua_pushvalue(L, -2);
-  lua_rawset(L, -4);
+  lua_pushvalue(L, -1);
+  lua_rawseti(L, -3, 1);
   lua_remove(L, -2);
   return t;
+}
+
+/* core.own_table(g): g gets a table of its own at its next search, no
+** longer the one it shared with the games it was cloned from (konane.new
+** calls it on the clone of its prototype it returns). */
+static int l_own_table(lua_State *L) {
+  check_game(L, 1);
+  lua_pushnil(L);
+  lua_setiuservalue(L, 1, 2);
+  return 0;
 }
 
 /* The clock options: game_time (seconds left) and increment. */
@@ -639,7 +654,7 @@ const luaL_Reg lk_engine_methods[] = {{"search", l_search},
                                       {"features", l_features},
                                       {NULL, NULL}};
 
-/* core.hashtable, and the table objects' metatable. */
+/* core.hashtable, core.own_table, and the table objects' metatable. */
 void lk_engine_open(lua_State *L) {
   if (luaL_newmetatable(L, TABLE_MT)) {
     lua_pushcfunction(L, l_table_gc);
@@ -654,4 +669,6 @@ void lk_engine_open(lua_State *L) {
   lua_pop(L, 1);
   lua_pushcfunction(L, l_hashtable);
   lua_setfield(L, -2, "hashtable");
+  lua_pushcfunction(L, l_own_table);
+  lua_setfield(L, -2, "own_table");
 }

@@ -29,6 +29,15 @@ void lk_push_board(lua_State *L, int game_idx) {
   lua_getiuservalue(L, game_idx, 1);
 }
 
+void lk_push_table_holder(lua_State *L, int game_idx) {
+  game_idx = lua_absindex(L, game_idx);
+  if (lua_getiuservalue(L, game_idx, 2) == LUA_TTABLE) return;
+  lua_pop(L, 1);
+  lua_createtable(L, 1, 0);
+  lua_pushvalue(L, -1);
+  lua_setiuservalue(L, game_idx, 2);
+}
+
 static void invalidate(kn_game *g) { g->ncache = -1; }
 
 static const kn_move *legal_moves(kn_game *g, int *n) {
@@ -40,7 +49,7 @@ static const kn_move *legal_moves(kn_game *g, int *n) {
 kn_game *lk_new_game(lua_State *L, int board_idx) {
   lboard *lb = (lboard *)luaL_checkudata(L, board_idx, BOARD_MT);
   board_idx = lua_absindex(L, board_idx);
-  kn_game *g = (kn_game *)lua_newuserdatauv(L, sizeof(kn_game), 1);
+  kn_game *g = (kn_game *)lua_newuserdatauv(L, sizeof(kn_game), 2);
   memset(g, 0, offsetof(kn_game, cache)); /* the move cache is filled before it is read */
   g->b = &lb->b;
   g->variant = lb->variant;
@@ -377,7 +386,8 @@ static int l_last(lua_State *L) {
 ** g:clone([into]) -> an independent copy of g (same board, start, position and
 ** history). With 'into' (an earlier clone: a game sharing the board) the copy is
 ** made in it, without a new game: a referee handing a copy to a player at every
-** move makes no garbage.
+** move makes no garbage. The copy shares g's search table (a bot handed a fresh
+** copy every move keeps its work).
 */
 static int l_clone(lua_State *L) {
   kn_game *g = check_game(L, 1);
@@ -396,6 +406,8 @@ static int l_clone(lua_State *L) {
       t->start = g->start;
       t->pos = g->pos;
       t->ncache = -1;
+      lk_push_table_holder(L, 1);
+      lua_setiuservalue(L, 2, 2);
     }
     lua_settop(L, 2);
     return 1;
@@ -410,6 +422,8 @@ static int l_clone(lua_State *L) {
     memcpy(c->hist, g->hist, (size_t)g->nhist * sizeof *c->hist);
     c->nhist = c->cap = g->nhist;
   }
+  lk_push_table_holder(L, 1);
+  lua_setiuservalue(L, -2, 2);
   return 1;
 }
 

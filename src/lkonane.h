@@ -39,6 +39,12 @@ kn_game *lk_new_game(lua_State *L, int board_idx);
 /* Pushes the konane.Board of the game at 'game_idx'. */
 void lk_push_board(lua_State *L, int game_idx);
 
+/* Pushes the holder of the search table the game at 'game_idx' shares
+** with its clones (its uservalue 2: a Lua table whose field 1 is the table
+** object, made by the first search that needs it), making the holder when
+** the game has none. */
+void lk_push_table_holder(lua_State *L, int game_idx);
+
 /* Pushes the text of move 'm' on board 'b'. */
 void lk_push_move(lua_State *L, const kn_board *b, kn_move m);
 

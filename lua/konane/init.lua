@@ -146,7 +146,8 @@ end
 
 -- Games made by konane.new, by variant table (the table itself, never its
 -- text, which a __tostring could forge) and options: a new game with the
--- same settings is a clone, sharing the board and its move text cache.
+-- same settings is a clone, sharing the board and its move text cache (but
+-- not the search table: each new game gets its own).
 local prototypes, nprototypes = setmetatable({}, { __mode = "k" }), 0
 
 local new_game
@@ -173,13 +174,19 @@ function M.new(opts)
   local key = ("%s|%s|%s"):format(tostring(opts.rows), tostring(opts.cols), tostring(opts.fen))
   local by_variant = rawget(prototypes, v)
   local proto = by_variant and by_variant[key]
-  if proto then return proto:clone() end
+  if proto then
+    local g = proto:clone()
+    core.own_table(g) -- a search table of its own: a fresh game searches as if alone
+    return g
+  end
   local ok, g = pcall(new_game, opts)
   if not ok then error(g, 2) end
   if nprototypes >= 64 then prototypes, nprototypes = setmetatable({}, { __mode = "k" }), 0 end
   nprototypes = nprototypes + 1
   if not by_variant then by_variant = {}; rawset(prototypes, v, by_variant) end
-  by_variant[key] = g:clone()
+  local p = g:clone()
+  core.own_table(p) -- the prototype never searches: it keeps no game's table alive
+  by_variant[key] = p
   return g
 end
 

@@ -70,12 +70,39 @@ T["games keep their table between searches; hash_mb resizes it"] = function()
   assert(a.nodes == g:search { depth = 8, table = konane.hashtable(3) }.nodes)
   local b = g:search { depth = 8, hash_mb = 3 }
   assert(b.move == a.move and b.nodes < a.nodes, "the second search reuses the first one's work")
-  -- a clone shares its game's table, and so does any game on the same board and variant
+  -- a clone shares its game's table (and a copy made into an earlier clone); a new game does not
   assert(g:clone():search { depth = 8, hash_mb = 3 }.nodes < a.nodes)
-  assert(midgame():search { depth = 8, hash_mb = 3 }.nodes < a.nodes)
+  local into = midgame()
+  g:clone(into)
+  assert(into:search { depth = 8, hash_mb = 3 }.nodes < a.nodes)
+  assert(midgame():search { depth = 8, hash_mb = 3 }.nodes == a.nodes)
   -- another size: a new, empty table
   assert(g:search { depth = 8, hash_mb = 1 }.nodes == fresh1.nodes)
   assert(g:search { depth = 8 }.nodes == fresh16.nodes)
+end
+
+T["a game made by konane.new has a table of its own: a fixed-depth search of it repeats"] = function()
+  -- konane.new hands out clones of a prototype on one board: they once shared its table, so a
+  -- fresh game's search depended on what other games had searched
+  local function fresh()
+    local g = konane.new()
+    g:play("d5")
+    g:play("e5")
+    return g
+  end
+  local a = fresh():search { depth = 5 }
+  local deep = fresh()
+  deep:search { depth = 9 }
+  for _ = 1, 3 do
+    local b = fresh():search { depth = 5 }
+    assert(b.nodes == a.nodes and b.score == a.score and b.move == a.move,
+      ("%d nodes, score %d against %d, %d"):format(b.nodes, b.score, a.nodes, a.score))
+  end
+  -- a clone given a table of its own (core.own_table) shares nothing with its source
+  local c = deep:clone()
+  konane.core.own_table(c)
+  assert(c:search { depth = 5 }.nodes == a.nodes)
+  assert(deep:clone():search { depth = 5 }.nodes < a.nodes, "a clone still shares")
 end
 
 T["a shared table object: size, clear, hashfull, close, and errors"] = function()
