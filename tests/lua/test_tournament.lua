@@ -584,6 +584,8 @@ tests["the command line rejects bad options with exit status 2"] = function()
     { { "--bot", "greedy", "--bot", "random", "--games", "99999999" }, "at most" },
     { { "--bot", "greedy", "--bot", "random", "--workers", "100000" }, "at most" },
     { { "--bot", "greedy", "--bot", "random", "--openings", "random:100000" }, "at most" },
+    { { "--bot", "greedy", "--bot", "random", "--openings", "random:-1" }, "K must be a whole number of plies" },
+    { { "--bot", "greedy", "--bot", "random", "--startup", "nan" }, "--startup expects a positive number" },
     { { "--bot", "greedy", "--bot", "random", "--openings", "/nonexistent/openings.txt" }, "openings" },
     { { "--bot", "greedy", "--bot", "random", "--tc", "fast" }, "--tc: bad time control 'fast'" },
     { { "--bot", "greedy", "--bot", "random", "--tc", "1e99+0" }, "--tc:" },

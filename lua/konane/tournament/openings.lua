@@ -160,6 +160,12 @@ function M.resolve(s, cycles)
     end
     return out
   end
+  -- "random:x" is a mistyped K unless such a file exists
+  local f = spec:match("^random:") and io.open(spec, "rb")
+  if f then f:close() end
+  if spec:match("^random:") and not f then
+    error("openings random:K: K must be a whole number of plies from 0 to 400 (got '" .. spec:sub(8) .. "')", 0)
+  end
   return read_file(spec, s)
 end
 
