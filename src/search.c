@@ -234,6 +234,7 @@ static inline int child(sctx *s, int depth, int alpha, int beta, int ply) {
 
 static int node(sctx *s, int depth, int alpha, int beta, int ply) {
   int pvnode = beta - alpha > 1, n, i, best = -INF, oldalpha, mob, ext, prune;
+  int first = -1; /* the first pick when the key loop found it, else -1 */
   kn_move hm = KN_NOMOVE, bestm = KN_NOMOVE, *mv;
   uint64_t *mk, key;
   int *k;
@@ -287,12 +288,18 @@ static int node(sctx *s, int depth, int alpha, int beta, int ply) {
     const kn_move k0 = s->killer[ply][0], k1 = s->killer[ply][1];
     const int nsq = s->b->nsq;
     const int *hist = s->hist + (size_t)s->pos.stm * nsq * nsq;
+    int fk = -1; /* keys are never negative */
     for (i = 0; i < n; i++) {
       kn_move m = mv[i];
       int kv = hist[KN_FROM(m) * nsq + KN_TO(m)];
       kv = m == k1 ? 1 << 29 : kv;
       kv = m == k0 ? (1 << 29) + 1 : kv;
-      k[i] = m == hm ? 1 << 30 : kv;
+      kv = m == hm ? 1 << 30 : kv;
+      k[i] = kv;
+      /* the selection's first pick (the first of the largest keys), here
+      ** where the keys are made: most nodes cut off on it, and skip a scan */
+      first = kv > fk ? i : first;
+      fk = kv > fk ? kv : fk;
     }
   } else for (i = 0; i < n; i++) {
     if (mv[i] == hm) {
@@ -334,8 +341,11 @@ static int node(sctx *s, int depth, int alpha, int beta, int ply) {
     uint64_t mask;
     /* the best key so far in a register: no load waits on the last pick
     ** (the loop was 16% of the search's time) */
-    for (j = i + 1; j < n; j++)
-      if (k[j] > bk) bk = k[j], bj = j;
+    if (i == 0 && first >= 0)
+      bj = first;
+    else
+      for (j = i + 1; j < n; j++)
+        if (k[j] > bk) bk = k[j], bj = j;
     if (bj != i) {
       kn_move tm = mv[i];
       uint64_t tk = mk[i];
