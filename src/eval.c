@@ -141,25 +141,46 @@ static inline uint64_t east_step64(const kn_board *b) {
   return b->cols == 2 ? b->all.w[0] & 0x5555555555555555ull : 0;
 }
 
+/* The squares of 'occ' joined side by side to 'r' (a flood fill; 'es'
+** from east_step64). */
+static inline uint64_t fill64(uint64_t r, uint64_t occ, uint64_t es, int c) {
+  uint64_t prev;
+  do {
+    prev = r;
+    r |= (((r & es) << 1) | ((r >> 1) & es) | (r << c) | (r >> c)) & occ;
+  } while (r != prev);
+  return r;
+}
+
 /* The regions of 'occ' (pieces joined side by side: every move stays in
 ** the region of its mover) where only one colour has a mover: those of
-** the colour with movers 'mm' minus those of the colour with 'om'. */
+** the colour with movers 'mm' minus those of the colour with 'om'. The
+** regions of each colour's movers are filled from all of them at once
+** (few steps: movers are near everywhere), then only the regions one
+** colour has alone are counted one by one (few and small). */
 static inline int regions64(const kn_board *b, uint64_t occ, uint64_t mm,
                             uint64_t om) {
   const uint64_t es = east_step64(b);
   const int c = b->cols;
-  uint64_t seeds = mm | om;
+  uint64_t rm = mm, ro = om, pm, po, xm, xo;
   int n = 0;
-  while (seeds) {
-    uint64_t r = seeds & -seeds, prev = 0;
-    while (r != prev) {
-      prev = r;
-      r |= (((r & es) << 1) | ((r >> 1) & es) | (r << c) | (r >> c)) & occ;
-    }
-    n += !(r & om) - !(r & mm);
-    seeds &= ~r;
-  }
+#define KN_GROW(r) (r |= (((r & es) << 1) | ((r >> 1) & es) | (r << c) | (r >> c)) & occ)
+  do { /* both fills in one loop, two steps a test: independent work */
+    KN_GROW(rm);
+    KN_GROW(ro);
+    pm = rm, po = ro;
+    KN_GROW(rm);
+    KN_GROW(ro);
+  } while (rm != pm || ro != po);
+#undef KN_GROW
+  for (xm = rm & ~ro; xm; n++) xm &= ~fill64(xm & -xm, xm, es, c);
+  for (xo = ro & ~rm; xo; n--) xo &= ~fill64(xo & -xo, xo, es, c);
   return n;
+}
+
+int kn_regions64(const kn_board *b, uint64_t occ, int stm, uint64_t movers) {
+  const uint64_t me = b->side[stm].w[0];
+  return regions64(b, occ, movers & me, movers & ~me);
 }
 
 /* The flags of features64: which optional features to compute. */

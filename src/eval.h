@@ -96,7 +96,8 @@ int kn_eval64_full(const kn_board *b, uint64_t occ, int stm,
 ** move of the colour of its landing square. Half the shifts of two
 ** kn_count_movers64 calls. */
 static inline int kn_both64(const kn_board *b, uint64_t occ, int stm,
-                         int *omoves, int *mmovers, int *omovers) {
+                            int *omoves, int *mmovers, int *omovers,
+                            uint64_t *movers) {
   const uint64_t emp = b->all.w[0] & ~occ, me = b->side[stm].w[0];
   const int c = b->cols;
   uint64_t mov = 0;
@@ -108,20 +109,29 @@ static inline int kn_both64(const kn_board *b, uint64_t occ, int stm,
   *omoves = all - mine;
   *mmovers = __builtin_popcountll(mov & me);
   *omovers = __builtin_popcountll(mov) - *mmovers;
+  *movers = mov;
   return mine;
 }
 
-/* kn_eval64 inline: with only mobility, movers and tempo weighted (the
-** default) the short pass of kn_both64, else kn_eval64_full. */
+/* The region feature (see above) of a narrow occupancy whose movers are
+** 'movers' (both colours), for 'stm'. */
+int kn_regions64(const kn_board *b, uint64_t occ, int stm, uint64_t movers);
+
+/* kn_eval64 inline: with only mobility, movers, tempo (the default) and
+** region weighted the short pass of kn_both64 (and the regions from its
+** movers), else kn_eval64_full. */
 static inline int kn_eval64(const kn_board *b, uint64_t occ, int stm,
                             const kn_weights *w, int *moves) {
   const int *x = w->w;
   if (!(x[KN_F_SAFE] | x[KN_F_ATTACKED] | x[KN_F_POTENTIAL] |
-        x[KN_F_TAKEAWAY] | x[KN_F_REACH] | x[KN_F_REGION])) {
-    int o, mm, om, m = kn_both64(b, occ, stm, &o, &mm, &om);
+        x[KN_F_TAKEAWAY] | x[KN_F_REACH])) {
+    uint64_t mov;
+    int o, mm, om, m = kn_both64(b, occ, stm, &o, &mm, &om, &mov);
+    int v = x[KN_F_MOBILITY] * (m - o) + x[KN_F_TEMPO] +
+            x[KN_F_MOVERS] * (mm - om);
     *moves = m;
-    return x[KN_F_MOBILITY] * (m - o) + x[KN_F_TEMPO] +
-           x[KN_F_MOVERS] * (mm - om);
+    if (x[KN_F_REGION]) v += x[KN_F_REGION] * kn_regions64(b, occ, stm, mov);
+    return v;
   }
   return kn_eval64_full(b, occ, stm, w, moves);
 }

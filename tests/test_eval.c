@@ -187,6 +187,12 @@ static void features_match_the_move_list(void **state) {
             assert_int_equal(kn_eval64(&b, p.occ.w[0], p.stm, &w, &m),
                              kn_eval(&b, &p, &w, -1));
             assert_int_equal(m, n);
+            /* the short pass with the regions */
+            w.w[KN_F_REGION] = 55;
+            m = -1;
+            assert_int_equal(kn_eval64(&b, p.occ.w[0], p.stm, &w, &m),
+                             sum - 41 + 55 * f[KN_F_REGION]);
+            assert_int_equal(m, n);
           }
           for (i = 0; i < KN_NWEIGHTS; i++) w.w[i] = 3 + 7 * i;
           for (full = 0, i = 0; i < KN_NWEIGHTS; i++) full += w.w[i] * f[i];
