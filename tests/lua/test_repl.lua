@@ -558,6 +558,14 @@ return {
     with_game(g, function() cmd("seek")(0) end)
     assert(g:ply() == 0)
     has(error_of(with_game, g, function() cmd("seek")(5) end), "the game has 4 plies")
+    -- a float with a whole value counts as that number (seek(1e3) is 1000); 2.5 is refused
+    has(error_of(with_game, g, function() cmd("seek")(1e3) end), "seek(1000.0): the game has 4 plies")
+    has(error_of(with_game, g, function() cmd("seek")(2.5) end), "ply must be a whole number")
+    with_game(g, function() cmd("seek")(3.0) end)
+    assert(g:ply() == 3)
+    with_game(g, function() cmd("back")(1.0) end)
+    assert(g:ply() == 2)
+    has(error_of(with_game, g, function() cmd("hint")(1e7) end), "seconds must be a number above 0, at most 1000000")
     with_game(g, function() cmd("seek")(2) end)
     -- the same move as the line keeps the rest; another drops it
     with_game(g, function() repl.typed_move("b5-d5") end)

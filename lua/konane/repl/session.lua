@@ -43,6 +43,13 @@ function S.fail(msg)
   error(setmetatable({ message = msg }, PLAIN), 0)
 end
 
+--- whole(x) -> x as an integer when it is a number with a whole value (5.0 -> 5), else x: the
+-- commands take seek(1e3) or perft(6.0) like the integers they are.
+function S.whole(x)
+  if type(x) == "number" then return math.tointeger(x) or x end
+  return x
+end
+
 --- fail_write(path, err): fail() with "cannot write PATH: why", naming the path once (io.open's
 -- messages start with it already).
 function S.fail_write(path, err)

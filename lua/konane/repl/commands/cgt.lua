@@ -13,6 +13,7 @@ outcome (L/R: that side wins whoever starts, N: the player to move wins, P: the 
 loses) and the winner with the side to move. Big regions take long: cgt(budget) gives up after
 that many region computations (default 200000); Ctrl-C stops it.]],
     fn = function(budget)
+      budget = S.whole(budget)
       if budget ~= nil and (math.type(budget) ~= "integer" or budget < 1) then
         error("budget must be a whole number above 0", 0)
       end

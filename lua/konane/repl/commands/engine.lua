@@ -38,7 +38,7 @@ end
 
 local function check_seconds(seconds)
   if seconds ~= nil and (type(seconds) ~= "number" or not (seconds > 0) or seconds > 1e6) then
-    error("seconds must be a number above 0", 0)
+    error("seconds must be a number above 0, at most 1000000", 0)
   end
 end
 
@@ -123,6 +123,7 @@ perft(6) counts the leaf positions 6 plies from here. perft() runs depths 1, 2, 
 depth takes more than a second. Ctrl-C stops a long count.]],
     fn = function(depth)
       local g = S.game()
+      depth = S.whole(depth)
       if depth ~= nil and (math.type(depth) ~= "integer" or depth < 0 or depth > 64) then
         error("depth must be a whole number from 0 to 64", 0)
       end

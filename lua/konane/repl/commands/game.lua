@@ -69,6 +69,7 @@ local function white_first(g)
 end
 
 local function check_count(n, what)
+  n = S.whole(n)
   if n ~= nil and (math.type(n) ~= "integer" or n < 1) then
     error(what .. " must be a whole number of moves, 1 or more", 0)
   end
@@ -193,6 +194,7 @@ seek(10) shows the position after the first 10 plies (moves of either side) of t
 game; seek(0) the start; seek(-1) the end, seek(-3) three plies before it. A move played from
 there continues the game and drops the later moves.]],
     fn = function(ply)
+      ply = S.whole(ply)
       if math.type(ply) ~= "integer" then error("ply must be a whole number (0 the start, -1 the end)", 0) end
       local g = S.game()
       local _, line = S.sync(g)

@@ -65,6 +65,7 @@ and start position); open("games.pgn", 3) the third; open("games.pgn", -1) the l
 forward() and seek(ply) then step through it.]],
     fn = function(path, n)
       if type(path) ~= "string" then error("a file name expected, got " .. type(path), 0) end
+      n = S.whole(n)
       if n ~= nil and math.type(n) ~= "integer" then error("n must be a whole number (a game of the file)", 0) end
       local pgn = pgn_module()
       local records, err = pgn.read_file(path)
