@@ -40,8 +40,8 @@ Options:
   --status DIR      print the progress recorded in DIR
   --merge DIR...    combine the directories of one plan (shards); with --out, write the
                     combined run there
-  --verify DIR      solve the proved units again with a fresh table each and check them and
-                    the root result claimed in DIR/proof.txt
+  --verify DIR      solve the proved units again with a fresh table each and check them,
+                    the root result and every node's value in DIR/proof.txt
   --sample K        with --verify: check K units chosen at random (--seed S, default 1)
   -h, --help        show this help
 
@@ -50,7 +50,7 @@ Exit status: 0 done, 1 error or a failed check, 2 bad option or value, 130 inter
 Examples:
   konane scripts/solve.lua --size 6x6 --variant free --split 4 --out s66 --workers 2
   konane scripts/solve.lua --resume --out s66
-  parallel konane scripts/solve.lua --size 7x7 --variant free --split 6 --out s77-{}/2 \
+  parallel konane scripts/solve.lua --size 7x7 --variant free --split 6 --out s77-{} \
       --shard {}/2 ::: 1 2
   konane scripts/solve.lua --merge s77-1 s77-2 --out s77
 ]]

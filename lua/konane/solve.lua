@@ -873,6 +873,28 @@ function M.verify(dir, o)
     if claim and claim ~= want then
       problems[#problems + 1] = ("proof.txt claims '%s' but the journal gives '%s'"):format(claim, want)
     end
+    -- the tree: every line's move, node and value against the tree made from the journal (the
+    -- node counts and moves of units are the journal's own, checked above)
+    local function tree(text)
+      local t, n = {}, 0
+      for line in text:gmatch("([^\n]*)\n?") do
+        n = n + 1
+        local pad, move, id, tag = line:match("^( *)(%S+) #(%d+) (%S+)")
+        if move then t[#t + 1] = { line = n, key = ("%s%s #%s %s"):format(pad, move, id, tag) } end
+      end
+      return t
+    end
+    local got, exp = tree(proof), tree(M.proof_text(plan, results))
+    for i = 1, math.max(#got, #exp) do
+      local g, e = got[i], exp[i]
+      if not g or not e or g.key ~= e.key then
+        problems[#problems + 1] = g and e and
+          ("proof.txt line %d says '%s' but the journal gives '%s'"):format(g.line,
+            g.key:match("^ *(.-)$"), e.key:match("^ *(.-)$")) or
+          ("proof.txt has %d tree lines, the journal's tree %d"):format(#got, #exp)
+        break
+      end
+    end
   end
   return problems, #ids, s
 end

@@ -293,6 +293,29 @@ T["--verify passes on a good run, accepts any winning move, catches a wrong resu
   with_move(other[1], other[2])
   code, out = cli { "--verify", dir }
   assert(code == 0 and out:find("all agree"), out)
+  -- proof.txt's tree lines: a node's value flipped, a line dropped
+  write(dir .. "/journal.txt", j)
+  local proof = read(dir .. "/proof.txt")
+  local n, line, pad, head, tag = 0
+  for l in proof:gmatch("[^\n]*") do
+    n = n + 1
+    pad, head, tag = l:match("^(  +)(%S+ #%d+) (%a+)")
+    if tag == "win" or tag == "loss" then line = n break end
+  end
+  assert(line, proof)
+  local flip = tag == "win" and "loss" or "win"
+  write(dir .. "/proof.txt", (proof:gsub("\n" .. pad .. head:gsub("%p", "%%%0") .. " " .. tag,
+    "\n" .. pad .. head .. " " .. flip, 1)))
+  code, out = cli { "--verify", dir }
+  assert(code == 1, out)
+  assert(out:find("proof.txt line " .. line .. " says '" .. head:gsub("%p", "%%%0") .. " "
+    .. flip .. "' but the journal gives '" .. head:gsub("%p", "%%%0") .. " " .. tag .. "'"), out)
+  write(dir .. "/proof.txt", (proof:gsub("\n[^\n]*$", "\n"):gsub("\n[^\n]*\n$", "\n")))
+  code, out = cli { "--verify", dir }
+  assert(code == 1 and out:find("proof.txt has %d+ tree lines, the journal's tree %d+"), out)
+  write(dir .. "/proof.txt", proof)
+  code, out = cli { "--verify", dir }
+  assert(code == 0 and out:find("all agree"), out)
   cleanup()
 end
 
