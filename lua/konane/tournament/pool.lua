@@ -206,7 +206,7 @@ function Pool:play(queue, stop)
       elseif w.game and now - w.last > self.hang then
         self:drop(w)
         if w.started == w.game.id then
-          self:lost(w, "time forfeit", string.format("no move for %.0f s: the worker was stopped", now - w.last))
+          self:lost(w, "time forfeit", string.format("no move for %.0f s (the hang limit): the worker was killed", now - w.last))
         else
           -- silent before the game began: no player is at fault, the game is played again
           local g = w.game
