@@ -893,6 +893,9 @@ int kn_search(const kn_board *b, const kn_pos *root, kn_tt *tt,
   kn_move rm[KN_MAX_MOVES];
   uint64_t rk[KN_MAX_MOVES];
   int n, depth, maxdepth, pieces, nthreads = 1, nhelpers = 0, t, prevbest = 0;
+  /* bounded by depth alone: a proved distance must be the shortest */
+  int exact_distance = o->lim.depth > 0 && o->lim.time <= 0 &&
+                       o->lim.nodes == 0 && o->soft_time <= 0;
   uint64_t proofnodes = 0;
   double instability = 0;
   kn_move prevmove = KN_NOMOVE;
@@ -982,8 +985,13 @@ int kn_search(const kn_board *b, const kn_pos *root, kn_tt *tt,
       s->stop = KN_STOP_ERROR;
       break;
     }
-    /* A proof within the horizon, or a horizon past the end, is final. */
-    if (kn_score_proven(best) && kn_score_plies(best) <= depth) break;
+    /* A proof within the horizon, or a horizon past the end, is final.
+    ** Reductions can hide a shorter win below a depth of `pieces`, so a
+    ** search bounded by depth alone goes on until its distance is exact;
+    ** one with a clock or a node budget plays the proof at once. */
+    if (kn_score_proven(best) && kn_score_plies(best) <= depth &&
+        (depth >= pieces || !s->lmr || !exact_distance))
+      break;
     if (depth >= pieces + 2) break;
     /* Clock management: a stable best move stops early, a changing one
     ** or a falling score earns more time; the hard limit still holds. */
