@@ -49,8 +49,11 @@ static void side_of(const kn_board *b, const kn_pos *p, int colour,
   }
 }
 
-/* Jumps of 'colour' blocked by an occupied landing square. */
-static int blocked_of(const kn_board *b, const kn_pos *p, int colour) {
+/* The lines a piece of 'colour' could jump along: the square next to it
+** (l[i][0]) and the landing two away (l[i][1]), both on the board, one per
+** piece and direction. Returns how many. */
+static int lines_of(const kn_board *b, const kn_pos *p, int colour,
+                    int (*l)[2]) {
   int r, c, d, n = 0;
   static const int dr[4] = {1, 0, -1, 0}, dc[4] = {0, 1, 0, -1};
   for (r = 0; r < b->rows; r++)
@@ -58,14 +61,21 @@ static int blocked_of(const kn_board *b, const kn_pos *p, int colour) {
       int sq = r * b->cols + c;
       if (!kn_bit(&p->occ, sq) || kn_bit(&b->side[colour], sq) == 0) continue;
       for (d = 0; d < 4; d++) {
-        int r1 = r + dr[d], c1 = c + dc[d], r2 = r + 2 * dr[d],
-            c2 = c + 2 * dc[d];
+        int r2 = r + 2 * dr[d], c2 = c + 2 * dc[d];
         if (r2 < 0 || r2 >= b->rows || c2 < 0 || c2 >= b->cols) continue;
-        if (kn_bit(&p->occ, r1 * b->cols + c1) &&
-            kn_bit(&p->occ, r2 * b->cols + c2))
-          n++;
+        l[n][0] = (r + dr[d]) * b->cols + c + dc[d];
+        l[n][1] = r2 * b->cols + c2;
+        n++;
       }
     }
+  return n;
+}
+
+/* Jumps of 'colour' blocked by an occupied landing square. */
+static int blocked_of(const kn_board *b, const kn_pos *p, int colour) {
+  int l[4 * KN_MAX_SQ][2], i, nl = lines_of(b, p, colour, l), n = 0;
+  for (i = 0; i < nl; i++)
+    if (kn_bit(&p->occ, l[i][0]) && kn_bit(&p->occ, l[i][1])) n++;
   return n;
 }
 
@@ -74,21 +84,12 @@ static int blocked_of(const kn_board *b, const kn_pos *p, int colour) {
 ** with an empty square beyond. */
 static int reach_of(const kn_board *b, const kn_pos *p, int colour,
                     const side_info *o) {
-  int r, c, d, n = 0;
-  static const int dr[4] = {1, 0, -1, 0}, dc[4] = {0, 1, 0, -1};
-  for (r = 0; r < b->rows; r++)
-    for (c = 0; c < b->cols; c++) {
-      int sq = r * b->cols + c;
-      if (!kn_bit(&p->occ, sq) || kn_bit(&b->side[colour], sq) == 0) continue;
-      for (d = 0; d < 4; d++) {
-        int r2 = r + 2 * dr[d], c2 = c + 2 * dc[d], s1, s2;
-        if (r2 < 0 || r2 >= b->rows || c2 < 0 || c2 >= b->cols) continue;
-        s1 = (r + dr[d]) * b->cols + c + dc[d];
-        s2 = r2 * b->cols + c2;
-        if (kn_bit(&p->occ, s1) && kn_bit(&p->occ, s2) && o->taken[s2]) n++;
-        if (!kn_bit(&p->occ, s1) && o->lands[s1] && !kn_bit(&p->occ, s2)) n++;
-      }
-    }
+  int l[4 * KN_MAX_SQ][2], i, nl = lines_of(b, p, colour, l), n = 0;
+  for (i = 0; i < nl; i++) {
+    int s1 = l[i][0], s2 = l[i][1];
+    if (kn_bit(&p->occ, s1) && kn_bit(&p->occ, s2) && o->taken[s2]) n++;
+    if (!kn_bit(&p->occ, s1) && o->lands[s1] && !kn_bit(&p->occ, s2)) n++;
+  }
   return n;
 }
 
