@@ -347,29 +347,31 @@ T["the alphabeta bot keeps back three times how late its answers were, down to 0
       b:choose(proxy, { time = 0.1, grace = 0.015, ply = 3 })
     end
     local function near(i, v) assert(math.abs(times[i] - v) < 1e-9, i .. ": " .. times[i]) end
+    local full = 0.1 * ab.SHARE - 0.005 -- the full share at 0.1 s (0.09 s)
+    assert(full > 0.085 and full < 0.095, full)
     move(0.065) -- the first move, nothing measured yet: the floor, 0.7 x the limit - 5 ms
-    move(0.085) -- on time, the CPU all its own: the next move keeps the full share
-    move(0.085)
+    move(full) -- on time, the CPU all its own: the next move keeps the full share
+    move(full)
     near(1, 0.065)
-    near(2, 0.085)
-    near(3, 0.085)
-    move(0.09) -- 5 ms late: 15 ms kept back
+    near(2, full)
+    near(3, full)
+    move(full + 0.005) -- 5 ms late: 15 ms kept back
     move(0)
     near(5, 0.1 - 0.005 - 0.015)
     move(0.3) -- very late: the other bots' share, 0.7 x the limit - 5 ms
     move(0)
     near(7, 0.065)
     for _ = 1, 80 do move(0) end -- answers on time again: back to the full share
-    near(#times, 0.085)
-    move(0.085, 0.075) -- on time, but 10 ms off the CPU: 5 ms counted late
+    near(#times, full)
+    move(full, full - 0.01) -- on time, but 10 ms off the CPU: 5 ms counted late
     move(0)
     near(#times, 0.1 - 0.005 - 0.015)
     -- two threads: CPU time up to twice the wall time; one core's worth is enough
     b = konane.bot("alphabeta:threads=2")
     move(0.065, 0.065) -- a new bot: its first move at the floor again
     near(#times, 0.065)
-    for _ = 1, 3 do move(0.085, 0.085) end
-    near(#times, 0.085)
+    for _ = 1, 3 do move(full, full) end
+    near(#times, full)
     -- without a move's limit (here: the bot's own 1 s) the prior plays no part
     b = konane.bot("alphabeta")
     b:choose(proxy, { ply = 3 })

@@ -23,9 +23,10 @@ local M = {
 -- The share of a move's time limit the search may spend (konane.bot.budget: share x limit - 5 ms).
 -- The search stops within a millisecond of its own limit and the UGI server adds a few (measured
 -- at 0.1 s: median 0.2 ms in process, 0.5 ms over UGI; 99th percentile 3 and 7 ms under load):
--- 0.9 x 0.1 - 0.005 = 0.085 s leaves 15 ms before the limit itself, and the referee's grace
--- (10 ms + 5%) on top, for the pipe and the machine's stalls.
-M.SHARE = 0.9
+-- 0.95 x 0.1 - 0.005 = 0.09 s leaves 10 ms before the limit itself, and the referee's grace
+-- (10 ms + 5%) on top, for the pipe and the machine's stalls. (At 0.9 x, 0.085 s, the engine
+-- spent 0.082 s of a 0.1 s move on average over UGI; docs/search.md, Time per move.)
+M.SHARE = 0.95
 
 -- A loaded machine answers late: the search stops on time, but the process then waits for a
 -- core (20-100 ms with a load of 10-15 on 2 cores). After each move the bot takes how late it
@@ -34,9 +35,9 @@ M.SHARE = 0.9
 -- largest such figure, losing a tenth of it each move (M.DECAY). It keeps three times that back
 -- from a move's limit, but never spends less than the 0.7 x limit - 5 ms of the other built-in
 -- bots (M.FLOOR): on a busy machine it falls back to their rule, on a quiet one (answers within
--- a few ms, the CPU all its own) it spends 0.9 x. A bot with no answer measured yet (a tournament
--- makes its bots afresh for every game) knows nothing of the machine: its first timed move
--- spends the floor, as if it had answered late (most forfeits on a loaded machine were first
+-- a few ms, the CPU all its own) it spends the full share. A bot with no answer measured yet
+-- (a tournament makes its bots afresh for every game) knows nothing of the machine: its first
+-- timed move spends the floor, as if it had answered late (most forfeits on a loaded machine were first
 -- moves); from then on only what it measured counts. M.clock (wall) and M.cpu (process CPU
 -- time): seconds; tests replace them.
 M.DECAY = 0.9
