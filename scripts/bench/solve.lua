@@ -2,14 +2,18 @@
 --   build/konane scripts/bench/solve.lua [BOARD...]
 -- BOARD is RxC:variant (default: 6x6:brainking 6x6:free 5x6:free). Knobs (environment):
 -- BENCH_RUNS (default 5) runs per thread count, alternating 1, 2, 1, 2, ... so that both see
--- the same machine load; BENCH_THREADS (default "1,2"); BENCH_HASH_MB (default 256).
+-- the same machine load; BENCH_THREADS (default "1,2"); BENCH_HASH_MB (default: g:solve's own
+-- default, 16 MB, the size users get). A bigger table is slower here, not faster: each probe
+-- waits on memory, and past the cache and the TLB's reach a random load costs 2-3 times as much
+-- (193 ns at 16 MB, 440 ns at 256 MB on the development machine), far more than the nodes the
+-- bigger table saves (docs/search.md, sixth session). Set BENCH_HASH_MB to compare sizes.
 -- Prints per board and thread count the median wall time, the median process CPU time and the
 -- median node count, then the speed-up of each thread count over one thread (median wall
 -- times). The result (win, move) must be the same for every run and thread count.
 local konane = require "konane"
 
 local RUNS = tonumber(os.getenv("BENCH_RUNS") or "5")
-local MB = tonumber(os.getenv("BENCH_HASH_MB") or "256")
+local MB = tonumber(os.getenv("BENCH_HASH_MB") or "") -- nil: g:solve's default
 local THREADS = {}
 for t in (os.getenv("BENCH_THREADS") or "1,2"):gmatch("%d+") do THREADS[#THREADS + 1] = tonumber(t) end
 
@@ -17,8 +21,9 @@ local median = require("konane.stats").median
 
 local boards = { ... }
 if #boards == 0 then boards = { "6x6:brainking", "6x6:free", "5x6:free" } end
-print(("command: BENCH_RUNS=%d BENCH_THREADS=%s BENCH_HASH_MB=%d build/konane scripts/bench/solve.lua %s")
-  :format(RUNS, table.concat(THREADS, ","), MB, table.concat(boards, " ")))
+print(("command: BENCH_RUNS=%d BENCH_THREADS=%s %sbuild/konane scripts/bench/solve.lua %s  (table: %s)")
+  :format(RUNS, table.concat(THREADS, ","), MB and ("BENCH_HASH_MB=%g "):format(MB) or "",
+    table.concat(boards, " "), MB and ("%g MB"):format(MB) or "g:solve's default"))
 for _, spec in ipairs(boards) do
   local r, c, variant = spec:match("^(%d+)x(%d+):?(%a*)$")
   if not r then error("bad board '" .. spec .. "' (want RxC:variant)") end
