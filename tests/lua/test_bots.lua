@@ -140,6 +140,39 @@ T["greedy beats random most of the time and alphabeta beats greedy"] = function(
   assert(ab >= 3, "alphabeta won only " .. ab .. " of 4 against greedy")
 end
 
+T["greedy reports its move in the search's units: 100 a move of mobility, a win as a win in 1"] = function()
+  -- each of greedy's comments, checked against the mobility difference counted after the move
+  local format = require("konane.repl.format")
+  local about = require("konane.repl.match").about
+  local wins = 0
+  for seed = 1, 6 do
+    local greedy_black = seed % 2 == 1
+    local rec = konane.play(greedy_black and "greedy" or "random", greedy_black and "random" or "greedy",
+      { seed = seed, rows = 6, cols = 6 })
+    local g = konane.new { rows = 6, cols = 6 }
+    for i, move in ipairs(rec.moves) do
+      local me = g:turn()
+      g:play(move)
+      local c = rec.comments[i]
+      assert(not c:find("inf"), c)
+      if (i % 2 == 1) == greedy_black then
+        local score = assert(math.tointeger(tonumber(c:match("score=(%-?%d+)"))), c)
+        assert(c:find("depth=1", 1, true), c)
+        if g:over() then
+          wins = wins + 1
+          assert(score == 29999 and c:find("win=true", 1, true) and c:find("plies=1", 1, true), c)
+          assert(format.score(score) == "win in 1")
+          assert(about({ score = score, depth = 1 }, 0):find("win in 1", 1, true))
+        else
+          assert(score == 100 * (g:nmoves(me) - g:nmoves()), c .. " after " .. move)
+          assert(not c:find("win=", 1, true), c)
+        end
+      end
+    end
+  end
+  assert(wins >= 1, "greedy won none of 6 games against random")
+end
+
 T["the solver plays a proven position perfectly"] = function()
   -- 4x4 with the centre pair removed: the second player (White) wins with perfect play
   for _, black in ipairs { "random", "greedy", "alphabeta:depth=3" } do

@@ -199,6 +199,23 @@ T["go answers a legal move in canonical notation with info lines"] = function()
   e:close()
 end
 
+T["greedy's win on the spot is a mate in 1 in its info line, its other moves a score in cp"] = function()
+  local e = engine("greedy")
+  e:send("ugi", "setoption name rows value 6", "setoption name cols value 6", "isready")
+  e:upto("readyok")
+  -- Black's a6-c6 leaves White without a move
+  e:send("position fen xo4/6/6/6/6/6 b", "go depth 1")
+  local move, got = e:bestmove()
+  assert(move == "a6-c6", tostring(move))
+  assert(got[#got - 1]:match("^info depth 1 score mate 1 time %d+ pv a6%-c6$"), got[#got - 1])
+  -- Black's first jump: the mobility difference after it, 100 a move
+  e:send("position startpos moves c4 c3", "go depth 1")
+  move, got = e:bestmove()
+  local cp = tonumber(got[#got - 1]:match("^info depth 1 score cp (%-?%d+) time"))
+  assert(cp and cp % 100 == 0, got[#got - 1])
+  e:close()
+end
+
 T["every go mode gives info lines before its bestmove, for every kind of bot"] = function()
   -- short clocks: the test is about the info lines, and 20 searches of 5 bots add up
   local modes = { "go movetime 20", "go depth 2", "go nodes 200", "go p1time 300 p2time 300 p1inc 10 p2inc 10",

@@ -1,9 +1,14 @@
 -- The greedy bot: looks one ply ahead and keeps the move that leaves it the most moves compared
 -- with its opponent (mobility difference); a move that leaves the opponent without a move wins at
 -- once. Ties are broken by a seeded generator, so seeded games repeat.
+-- What it says about its move is in the search's units (docs/search.md), so records, the REPL
+-- and UGI info lines read it like any other bot's: 100 per move of mobility difference, and a
+-- win on the spot as a proved win in one ply (30000 - 1, win = true, plies = 1).
 -- Options: seed.
 
 local bot_util = require("konane.bot")
+
+local WIN = 30000 -- a proved win in n plies scores WIN - n (src/search.h's KN_WIN)
 
 local M = {
   description = "one ply ahead: the best mobility difference (own moves minus opponent's)",
@@ -46,7 +51,11 @@ function M.new(opts)
         best_moves[#best_moves + 1] = move
       end
     end
-    return best_moves[b.pick(#best_moves)], { score = best }
+    local move = best_moves[b.pick(#best_moves)]
+    if best == math.huge then
+      return move, { score = WIN - 1, win = true, plies = 1, depth = 1 }
+    end
+    return move, { score = best * 100, depth = 1 }
   end
 
   return self
