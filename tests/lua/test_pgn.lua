@@ -157,12 +157,14 @@ T["a record whose moves end the game otherwise than its result says is refused, 
   assert(rec.termination == "normal" and #pgn.read(text) == 1)
   -- a '}' lost before the last move: the comment swallows it, the game ends a move early
   local last = rec.moves[#rec.moves]
-  local broken, n = text:gsub("%} " .. last:gsub("%-", "%%-") .. " {", "x " .. last .. " {")
+  -- (the writer may break the line before or after the move: any white space)
+  local before_last = "%}(%s+)" .. last:gsub("%-", "%%-") .. "(%s+){"
+  local broken, n = text:gsub(before_last, "x%1" .. last .. "%2{")
   assert(n == 1)
   local recs, err = pgn.read(broken)
   assert(#recs == 0 and err and err:find("still has a legal move", 1, true), tostring(err))
   -- a forfeit or an unfinished game is not held to the rules' end
-  local cut = text:gsub('%[Termination "normal"%]', '[Termination "time forfeit"]'):gsub("%} " .. last:gsub("%-", "%%-") .. " {", "x " .. last .. " {")
+  local cut = text:gsub('%[Termination "normal"%]', '[Termination "time forfeit"]'):gsub(before_last, "x%1" .. last .. "%2{")
   recs, err = pgn.read(cut)
   assert(#recs == 1 and not err, tostring(err))
 end
