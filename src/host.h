@@ -47,7 +47,8 @@ int host_report(lua_State *L, int status);
 
 /*
 ** Loads the konane.repl module and calls its start{tty=, color=, banner=},
-** printing the banner when 'banner'. A failure leaves a plain Lua REPL,
+** printing the banner when 'banner'. 'tty': stdin and stdout are both a
+** terminal (live progress is shown). A failure leaves a plain Lua REPL,
 ** with a warning on stderr unless 'quiet'.
 */
 void repl_load(lua_State *L, int tty, int color, int banner, int quiet);

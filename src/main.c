@@ -548,6 +548,9 @@ static int pmain(lua_State *L) {
   int script = argc;
   int args = collectargs(argv, &script);
   int tty = isatty(STDIN_FILENO);
+  /* live progress (lines rewritten in place, per-depth lines) only when the output is a
+     terminal too: `konane > log` keeps the results and drops the progress */
+  int live = tty && isatty(STDOUT_FILENO);
   int color = want_color();
   luaL_checkversion(L);
   lua_settop(L, 0);  /* argc and argv are read; the REPL owns the stack */
@@ -600,14 +603,14 @@ static int pmain(lua_State *L) {
   if (script < argc && handle_script(L, argv + script) != LUA_OK)
     return 0;
   if (args & has_i) {
-    repl_load(L, tty, color && tty, tty, 0);
+    repl_load(L, live, color && tty, tty, 0);
     if (repl_loop(L, tty, stdin) && !tty) {
       lua_pushboolean(L, 0);
       return 1;
     }
   } else if (script == argc && !(args & (has_e | has_v))) {
     if (tty) {
-      repl_load(L, 1, color, 1, 0);
+      repl_load(L, live, color, 1, 0);
       repl_loop(L, 1, stdin);
     } else {
       lua_pushboolean(L, run_stdin(L, 0) == EXIT_SUCCESS);

@@ -573,6 +573,10 @@ static const char word_breaks[] = " \t\n\"\\'`@$><=;|&{(,+-*/%^~#[]!?";
 
 static void setup_readline(void) {
   rl_readline_name = PROGNAME;
+  /* `konane > log` at a terminal: prompts and line editing go to the terminal on stderr (as
+     bash and python do), so the log gets the results and no escape sequences */
+  if (!isatty(STDOUT_FILENO) && isatty(STDERR_FILENO))
+    rl_outstream = stderr;
   rl_catch_signals = 0;
   rl_catch_sigwinch = 0;
   rl_attempted_completion_function = complete;
@@ -620,7 +624,7 @@ int repl_loop(lua_State *L, int tty, FILE *in) {
         continue;
       }
       if (r == 0) {
-        fputc('\n', stdout);
+        fputc('\n', rl_outstream ? rl_outstream : stdout);
         break;
       }
       publish_width(L);

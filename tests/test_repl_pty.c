@@ -46,6 +46,8 @@ typedef struct Session {
 static char host_path[512];
 static char tmp_dir[256];
 static char hist_path[300];
+/* When set, the next spawn() sends the host's standard output to this file (`konane > file`). */
+static const char *stdout_file;
 
 static double now_ms(void) {
   struct timespec ts;
@@ -84,6 +86,12 @@ static Session *spawn(int color, const char *const *args) {
     while (args && *args && n < 15)
       argv[n++] = *args++;
     argv[n] = NULL;
+    if (stdout_file != NULL) {
+      int out = open(stdout_file, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+      if (out < 0 || dup2(out, STDOUT_FILENO) < 0)
+        _exit(127);
+      close(out);
+    }
     execve(host_path, (char *const *)argv, env);
     perror("execve");
     _exit(127);
@@ -498,6 +506,50 @@ static void colour_on_a_terminal_unless_no_color(void **state) {
   assert_int_equal(finish(s), 0);
 }
 
+/*
+** `konane > log` at a terminal: the prompts and the typing stay on the terminal (stderr), the
+** file gets the results only: no colour, no escape sequences, no progress lines of hint() and
+** analyze(), no "thinking" line of a bot.
+*/
+static void output_to_a_file_keeps_results_and_drops_progress(void **state) {
+  char path[320];
+  char text[65536];
+  size_t n;
+  FILE *f;
+  Session *s;
+  (void)state;
+  snprintf(path, sizeof path, "%s/out.txt", tmp_dir);
+  stdout_file = path;
+  s = spawn(1, NULL);
+  stdout_file = NULL;
+  assert_true(expect(s, "> "));
+  send(s, "d5\r");
+  assert_true(expect(s, "> "));
+  send(s, "e5\r");
+  assert_true(expect(s, "> "));
+  send(s, "hint(0.3)\r");
+  assert_true(expect(s, "> "));
+  send(s, "analyze(0.3)\r");
+  assert_true(expect(s, "> "));
+  send(s, "vs('alphabeta:depth=2', 'white')\r");
+  assert_true(expect(s, "> "));
+  assert_true(strstr(s->out, "hint: ") == NULL);
+  assert_int_equal(finish(s), 0);
+  f = fopen(path, "rb");
+  assert_non_null(f);
+  n = fread(text, 1, sizeof text - 1, f);
+  fclose(f);
+  unlink(path);
+  text[n] = '\0';
+  assert_non_null(strstr(text, "Black (x) to move, jump, last e5 (White), ply 2"));
+  assert_non_null(strstr(text, "hint: "));
+  assert_non_null(strstr(text, "best: "));
+  assert_non_null(strstr(text, "alphabeta:depth=2 (Black) plays "));
+  if (strchr(text, '\033') != NULL || strchr(text, '\r') != NULL || strstr(text, "depth  1 ") != NULL ||
+      strstr(text, "thinking") != NULL)
+    fail_msg("the file has escapes, progress or a thinking line:\n%s", text);
+}
+
 static void playing_a_bot_it_answers_typed_moves(void **state) {
   Session *s = spawn(0, NULL);
   (void)state;
@@ -654,6 +706,7 @@ int main(void) {
       cmocka_unit_test(ctrl_c_stops_a_solve_and_a_bots_move),
       cmocka_unit_test(errors_show_no_host_directories),
       cmocka_unit_test(colour_on_a_terminal_unless_no_color),
+      cmocka_unit_test(output_to_a_file_keeps_results_and_drops_progress),
       cmocka_unit_test(playing_a_bot_it_answers_typed_moves),
       cmocka_unit_test(a_failing_ugi_engine_gives_one_line_and_the_prompt),
       cmocka_unit_test(piped_input_runs_without_prompts),
