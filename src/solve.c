@@ -9,6 +9,8 @@
 **   - ordering by the opponent's mobility after the move (fewest first,
 **     ties broken by our own mobility), the strongest cheap predictor of
 **     a win in Konane (a third fewer nodes than the opponent's alone);
+**     from 20 pieces up also by the mobility difference the opponent's
+**     best reply leaves (two plies);
 **   - a killer move per ply as a tie-breaker;
 **   - enhanced transposition cutoffs near the root, where a child already
 **     proved lost in the table saves a whole subtree;
@@ -19,9 +21,12 @@
 */
 #include "solve.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "eval.h"
 
 #define POLL 4096
 /* Positions with fewer pieces than this are not worth a table entry. */
@@ -31,6 +36,20 @@
 /* The last winning move at the same ply counts as half a reply fewer
 ** (worth ~15% of the nodes on 6x6; more than one reply makes it worse). */
 #define KILLER_BONUS 128
+/* From this many pieces up, the order also weighs each move by the
+** opponent's best reply to it (a two-ply look at the mobility difference,
+** TWO_PLY_WEIGHT per move of difference; 256 is one reply in the key):
+** 10-19% fewer nodes on 6x6 and two 6x7 positions for a move count per
+** child and reply at each such node. From 18 or 16 pieces: a few percent
+** fewer nodes again, but slower (the counts cost more than they save);
+** weights 96 and 192 win on some positions and lose on others
+** (docs/search.md, seventh session). */
+#ifndef TWO_PLY_MIN_PIECES
+#define TWO_PLY_MIN_PIECES 20
+#endif
+#ifndef TWO_PLY_WEIGHT
+#define TWO_PLY_WEIGHT 128
+#endif
 /* Enhanced transposition cutoffs at nodes with at least this many pieces:
 ** from 18, 8% more nodes than from 14 but 5-13% less time on 6x6 (each
 ** cutoff test fetches every child's table bucket: memory latency is what
@@ -308,6 +327,22 @@ static inline int work_depth(uint64_t n) {
   return d;
 }
 
+/*
+** How well the opponent can answer a move: in the narrow jump position
+** 'occ' with the opponent of 'stm' to move, the least over its replies
+** of stm's moves minus the opponent's after the reply (0 without a
+** reply; the solver asks only where there is one).
+*/
+static inline int reply_floor(const kn_board *b, uint64_t occ, int stm) {
+  uint64_t rm[KN_MAX_MOVES], mov;
+  int n = kn_gen64(b, occ, stm ^ 1, rm, NULL), i, best = INT_MAX;
+  for (i = 0; i < n; i++) {
+    int o, mm, om, mine = kn_both64(b, occ ^ rm[i], stm, &o, &mm, &om, &mov);
+    if (mine - o < best) best = mine - o;
+  }
+  return n ? best : 0;
+}
+
 static int solve64(vctx *s, uint64_t occ, int stm, int ply);
 static int split_search(vctx *s, uint64_t occ, int stm, int ply,
                         const uint64_t *mk, int first, int n);
@@ -371,7 +406,10 @@ static int solve64(vctx *s, uint64_t occ, int stm, int ply) {
     }
   }
 
-  /* 4. Sort by the opponent's mobility. */
+  /* 4. Sort by the opponent's mobility (high up, and by its best reply). */
+  if (pieces >= TWO_PLY_MIN_PIECES)
+    for (i = 0; i < n; i++)
+      k[i] -= TWO_PLY_WEIGHT * reply_floor(b, occ ^ mk[i], stm);
   sort_moves(k, mk, NULL, n);
 
   /* 5. Enhanced transposition cutoffs: a child already proved lost. */
