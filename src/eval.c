@@ -247,6 +247,19 @@ int kn_eval64_full(const kn_board *b, uint64_t occ, int stm,
   return score;
 }
 
+int kn_eval64_ap(const kn_board *b, uint64_t occ, int stm,
+                 const kn_weights *w, int *moves) {
+  const int *x = w->w;
+  kn_both r;
+  int m = kn_both64x(b, occ, stm, 1, &r);
+  int v = x[KN_F_MOBILITY] * (m - r.omoves) + x[KN_F_TEMPO] +
+          x[KN_F_MOVERS] * r.movers_diff + x[KN_F_ATTACKED] * r.attacked_diff +
+          x[KN_F_POTENTIAL] * r.potential_diff;
+  *moves = m;
+  if (x[KN_F_REGION]) v += x[KN_F_REGION] * kn_regions64(b, occ, stm, r.movers);
+  return v;
+}
+
 /* The evaluation of 'p' for its side to move (see eval.h): the narrow jump
 ** phase goes through kn_eval64 ('mymoves' is not needed there). */
 int kn_eval(const kn_board *b, const kn_pos *p, const kn_weights *w,

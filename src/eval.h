@@ -68,48 +68,76 @@ int kn_eval(const kn_board *b, const kn_pos *p, const kn_weights *w,
 int kn_eval64_full(const kn_board *b, uint64_t occ, int stm,
                    const kn_weights *w, int *moves);
 
-/* One direction of kn_both64: chains of step FWD by n bits from any piece
-** over any piece. */
+/* One direction of kn_both64x: chains of step FWD by n bits from any piece
+** over any piece. With X (a constant: the branches fold away) also the
+** jumps blocked only by an occupied landing square ('ball', 'bmine': all
+** and the side to move's, counted at the landing, which has the mover's
+** colour) and every piece some move jumps over ('ov'). */
 #define KN_BOTH_SHL(x, n) ((x) << (n))
 #define KN_BOTH_SHR(x, n) ((x) >> (n))
-#define KN_BOTH_DIR(d, FWD, BACK, n)                                   \
+#define KN_BOTH_DIR(d, FWD, BACK, n, X)                                \
   do {                                                                 \
-    const uint64_t jd = b->jump[d].w[0], o = FWD(occ, n) & emp;        \
-    uint64_t t = FWD(occ & jd, 2 * (n)) & o;                           \
+    const uint64_t jd = b->jump[d].w[0], nb = FWD(occ, n), o = nb & emp; \
+    const uint64_t s2 = FWD(occ & jd, 2 * (n));                        \
+    uint64_t t = s2 & o;                                               \
     mov |= BACK(t, 2 * (n));                                           \
-    all += __builtin_popcountll(t);                                             \
-    mine += __builtin_popcountll(t & me);                                       \
+    all += __builtin_popcountll(t);                                    \
+    mine += __builtin_popcountll(t & me);                              \
+    if (X) {                                                           \
+      const uint64_t bl = s2 & nb & occ;                               \
+      ball += __builtin_popcountll(bl);                                \
+      bmine += __builtin_popcountll(bl & me);                          \
+      ov |= BACK(t, n);                                                \
+    }                                                                  \
     t = FWD(t & jd, 2 * (n)) & o; /* no branch for the second jump */  \
-    all += __builtin_popcountll(t);                                             \
-    mine += __builtin_popcountll(t & me);                                       \
+    all += __builtin_popcountll(t);                                    \
+    mine += __builtin_popcountll(t & me);                              \
+    if (X) ov |= BACK(t, n);                                           \
     for (t = FWD(t & jd, 2 * (n)) & o; t; t = FWD(t & jd, 2 * (n)) & o) { \
-      all += __builtin_popcountll(t);                                           \
-      mine += __builtin_popcountll(t & me);                                     \
+      all += __builtin_popcountll(t);                                  \
+      mine += __builtin_popcountll(t & me);                            \
+      if (X) ov |= BACK(t, n);                                         \
     }                                                                  \
   } while (0)
 
-/* The moves of 'stm' (returned) and of its opponent ('*omoves') in a narrow
-** jump-phase occupancy, and both sides' movers, in one pass for both
+/* What kn_both64x counts besides the moves (each "side to move minus
+** opponent"): movers, and with 'x' set attacked and potential. */
+typedef struct kn_both {
+  uint64_t movers; /* both colours' movers */
+  int omoves, movers_diff, attacked_diff, potential_diff;
+} kn_both;
+
+/* The moves of 'stm' (returned) and of its opponent, both sides' movers,
+** and with 'x' (a constant: always inlined, so its branches fold) the attacked and potential
+** features, in a narrow jump-phase occupancy, in one pass for both
 ** colours: each colour stands on its own colour of the checkerboard
 ** (b->side) and a jump keeps it there, so the piece next to a piece is
 ** always an enemy, and a chain from any piece over any piece is a legal
-** move of the colour of its landing square. Half the shifts of two
-** kn_count_movers64 calls. */
-static inline int kn_both64(const kn_board *b, uint64_t occ, int stm,
-                            int *omoves, int *mmovers, int *omovers,
-                            uint64_t *movers) {
+** move of the colour of its landing square (a blocked jump: of the colour
+** of its occupied landing; a piece jumped over: an enemy of its jumper,
+** so the opponent's attacks are the pieces of 'stm' jumped over). Half
+** the shifts of two side-by-side passes. */
+static inline __attribute__((always_inline)) int
+kn_both64x(const kn_board *b, uint64_t occ, int stm, int x, kn_both *r) {
   const uint64_t emp = b->all.w[0] & ~occ, me = b->side[stm].w[0];
   const int c = b->cols;
-  uint64_t mov = 0;
-  int all = 0, mine = 0;
-  KN_BOTH_DIR(0, KN_BOTH_SHL, KN_BOTH_SHR, c); /* north */
-  KN_BOTH_DIR(1, KN_BOTH_SHL, KN_BOTH_SHR, 1); /* east */
-  KN_BOTH_DIR(2, KN_BOTH_SHR, KN_BOTH_SHL, c); /* south */
-  KN_BOTH_DIR(3, KN_BOTH_SHR, KN_BOTH_SHL, 1); /* west */
-  *omoves = all - mine;
-  *mmovers = __builtin_popcountll(mov & me);
-  *omovers = __builtin_popcountll(mov) - *mmovers;
-  *movers = mov;
+  uint64_t mov = 0, ov = 0;
+  int all = 0, mine = 0, ball = 0, bmine = 0, mm;
+  KN_BOTH_DIR(0, KN_BOTH_SHL, KN_BOTH_SHR, c, x); /* north */
+  KN_BOTH_DIR(1, KN_BOTH_SHL, KN_BOTH_SHR, 1, x); /* east */
+  KN_BOTH_DIR(2, KN_BOTH_SHR, KN_BOTH_SHL, c, x); /* south */
+  KN_BOTH_DIR(3, KN_BOTH_SHR, KN_BOTH_SHL, 1, x); /* west */
+  r->omoves = all - mine;
+  mm = __builtin_popcountll(mov & me);
+  r->movers_diff = 2 * mm - __builtin_popcountll(mov);
+  r->movers = mov;
+  if (x) {
+    const uint64_t a = mov & ov;
+    r->attacked_diff = 2 * __builtin_popcountll(a & me) - __builtin_popcountll(a);
+    r->potential_diff = 2 * bmine - ball;
+  } else {
+    r->attacked_diff = r->potential_diff = 0;
+  }
   return mine;
 }
 
@@ -117,22 +145,32 @@ static inline int kn_both64(const kn_board *b, uint64_t occ, int stm,
 ** 'movers' (both colours), for 'stm'. */
 int kn_regions64(const kn_board *b, uint64_t occ, int stm, uint64_t movers);
 
+/* kn_eval64 with attacked or potential weighted, not safe, takeaway or
+** reach: one pass of kn_both64x with both (plus the regions when
+** weighted). Out of line, so the default's horizon stays small. */
+int kn_eval64_ap(const kn_board *b, uint64_t occ, int stm,
+                 const kn_weights *w, int *moves);
+
 /* kn_eval64 inline: with only mobility, movers, tempo (the default) and
-** region weighted the short pass of kn_both64 (and the regions from its
-** movers), else kn_eval64_full. */
+** region weighted the short pass of kn_both64x (and the regions from its
+** movers); with attacked or potential too kn_eval64_ap; else
+** kn_eval64_full. */
 static inline int kn_eval64(const kn_board *b, uint64_t occ, int stm,
                             const kn_weights *w, int *moves) {
   const int *x = w->w;
   if (!(x[KN_F_SAFE] | x[KN_F_ATTACKED] | x[KN_F_POTENTIAL] |
         x[KN_F_TAKEAWAY] | x[KN_F_REACH])) {
-    uint64_t mov;
-    int o, mm, om, m = kn_both64(b, occ, stm, &o, &mm, &om, &mov);
-    int v = x[KN_F_MOBILITY] * (m - o) + x[KN_F_TEMPO] +
-            x[KN_F_MOVERS] * (mm - om);
+    kn_both r;
+    int m = kn_both64x(b, occ, stm, 0, &r);
+    int v = x[KN_F_MOBILITY] * (m - r.omoves) + x[KN_F_TEMPO] +
+            x[KN_F_MOVERS] * r.movers_diff;
     *moves = m;
-    if (x[KN_F_REGION]) v += x[KN_F_REGION] * kn_regions64(b, occ, stm, mov);
+    if (x[KN_F_REGION])
+      v += x[KN_F_REGION] * kn_regions64(b, occ, stm, r.movers);
     return v;
   }
+  if (!(x[KN_F_SAFE] | x[KN_F_TAKEAWAY] | x[KN_F_REACH]))
+    return kn_eval64_ap(b, occ, stm, w, moves);
   return kn_eval64_full(b, occ, stm, w, moves);
 }
 

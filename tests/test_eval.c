@@ -213,6 +213,27 @@ static void features_match_the_move_list(void **state) {
                     w.w[KN_F_REGION] * f[KN_F_REGION];
             w.w[KN_F_TAKEAWAY] = w.w[KN_F_REGION] = 0;
             assert_int_equal(kn_eval64(&b, p.occ.w[0], p.stm, &w, &m), full);
+            /* reach unweighted too: the one pass with attacked and
+            ** potential, with and without the regions */
+            full -= w.w[KN_F_REACH] * f[KN_F_REACH];
+            w.w[KN_F_REACH] = 0;
+            m = -1;
+            assert_int_equal(kn_eval64(&b, p.occ.w[0], p.stm, &w, &m), full);
+            assert_int_equal(m, n);
+            w.w[KN_F_REGION] = -23;
+            m = -1;
+            assert_int_equal(kn_eval64(&b, p.occ.w[0], p.stm, &w, &m),
+                             full - 23 * f[KN_F_REGION]);
+            assert_int_equal(m, n);
+            /* attacked alone, potential alone */
+            w.w[KN_F_REGION] = 0;
+            full -= w.w[KN_F_POTENTIAL] * f[KN_F_POTENTIAL];
+            w.w[KN_F_POTENTIAL] = 0;
+            assert_int_equal(kn_eval64(&b, p.occ.w[0], p.stm, &w, &m), full);
+            full += 9 * f[KN_F_POTENTIAL] - w.w[KN_F_ATTACKED] * f[KN_F_ATTACKED];
+            w.w[KN_F_POTENTIAL] = 9;
+            w.w[KN_F_ATTACKED] = 0;
+            assert_int_equal(kn_eval64(&b, p.occ.w[0], p.stm, &w, &m), full);
           }
           checked++;
         }
