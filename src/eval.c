@@ -18,7 +18,8 @@ static const char *const weight_names[KN_NWEIGHTS] = {
 void kn_weights_default(kn_weights *w) {
   memset(w, 0, sizeof *w);
   w->w[KN_F_MOBILITY] = 100;
-  w->w[KN_F_MOVERS] = 30;
+  w->w[KN_F_MOVERS] = 62;
+  w->w[KN_F_TEMPO] = 21;
 }
 
 const char *kn_weight_name(int i) {
