@@ -417,7 +417,11 @@ end
 --   "a1-c1" or {from, to, colour=}), hints (legal moves), coords, status (default true),
 --   id (prefix of the ids inside, for several boards in one HTML page), title.
 function M.svg(game, opts)
-  return M.document(M.game_spec(game, opts))
+  -- the checks deep inside raise at different depths: a bad option is reported at the
+  -- caller's line (as the C methods do), never at a line of this file
+  local ok, spec = pcall(M.game_spec, game, opts)
+  if not ok then error((tostring(spec):gsub("^[^\n:]*:%d+: ", "")), 2) end
+  return M.document(spec)
 end
 
 --- template(rows, cols, opts) -> text: the board with every square's elements present and

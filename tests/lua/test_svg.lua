@@ -208,6 +208,13 @@ T["bad options raise and say what is wrong"] = function()
   assert(err { last = "nonsense" }:find("bad option 'last'", 1, true))
   assert(err { id = "1x" }:find("not an XML name", 1, true))
   assert(not pcall(g.svg, g, "big"))
+  -- the error names the caller's line, not a line of konane's own files
+  local caller = assert(load("local g, opts = ...\nlocal s = g:svg(opts)\nreturn s", "=mine"))
+  for _, opts in ipairs { { colour = 1 }, { size = 3 }, { marks = { "z9" } }, { marks = { a1 = "x y" } },
+                          { arrows = { "a1" } }, { last = "nonsense" }, "big" } do
+    local ok, msg = pcall(caller, g, opts)
+    assert(not ok and tostring(msg):match("^mine:2: bad "), tostring(msg))
+  end
 end
 
 T["a template has every square's piece switched off and all four status lines"] = function()
