@@ -974,6 +974,8 @@ int kn_search(const kn_board *b, const kn_pos *root, kn_tt *tt,
       /* An unfinished iteration that already found a better move. */
       if (bi > 0 && !(o->exp & KN_EXP_NO_PARTIAL)) {
         publish(s, r, best, depth - 1);
+        /* reported too: the last info a caller saw names the move played */
+        if (o->info && o->info(o->info_ud, r)) s->stop = KN_STOP_ERROR;
       }
       break;
     }
@@ -1033,6 +1035,8 @@ done:
         r->pv[0] = r->move;
         r->pvlen = 1;
       }
+      /* reported too: the last info a caller saw names the move played */
+      if (o->info && o->info(o->info_ud, r)) r->stopped = KN_STOP_ERROR;
     }
   }
   if (r->time > 0 && nhelpers) r->time = kn_clock() - s->t0;

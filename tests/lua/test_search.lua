@@ -310,6 +310,31 @@ T["weights change the built-in evaluation"] = function()
   assert(c.score == -5) -- one ply: the opponent's tempo
 end
 
+T["the last info a search reports names the move it returns, even from an unfinished iteration"] = function()
+  -- node budgets stop iterations part way; a better move found there is played, so it must
+  -- also be the last one reported (UGI prints the info lines before bestmove)
+  local checked, partial = 0, 0
+  for seed = 1, 20 do
+    local g = konane.new()
+    math.randomseed(seed)
+    for _ = 1, 6 + seed % 10 do g:play(g:moves()[math.random(#g:moves())]) end
+    for nodes = 500, 20000, 750 do
+      local last, depths = nil, {}
+      local r = g:search { nodes = nodes, table = konane.hashtable(1),
+                           info = function(t) last = t; depths[#depths + 1] = t.depth end }
+      if last then
+        checked = checked + 1
+        assert(last.move == r.move and last.score == r.score,
+          ("seed %d, nodes %d: last info %s %d, result %s %d"):format(seed, nodes,
+            last.move, last.score, r.move, r.score))
+        if #depths > 1 and depths[#depths] == depths[#depths - 1] then partial = partial + 1 end
+      end
+    end
+  end
+  assert(checked > 400, checked)
+  assert(partial > 0, "no unfinished iteration changed the move: the test checks nothing")
+end
+
 T["a tiny time still gives a legal move, and time limits are kept"] = function()
   local g = konane.new()
   local r = g:search { time = 0.001 }
