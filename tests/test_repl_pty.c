@@ -514,7 +514,9 @@ static void colour_on_a_terminal_unless_no_color(void **state) {
 static void output_to_a_file_keeps_results_and_drops_progress(void **state) {
   char path[320];
   char text[65536];
-  size_t n;
+  static const char *const lines[] = { "d5\r", "e5\r", "hint(0.3)\r", "analyze(0.3)\r",
+                                       "vs('alphabeta:depth=2', 'white')\r" };
+  size_t n, i;
   FILE *f;
   Session *s;
   (void)state;
@@ -523,16 +525,10 @@ static void output_to_a_file_keeps_results_and_drops_progress(void **state) {
   s = spawn(1, NULL);
   stdout_file = NULL;
   assert_true(expect(s, "> "));
-  send(s, "d5\r");
-  assert_true(expect(s, "> "));
-  send(s, "e5\r");
-  assert_true(expect(s, "> "));
-  send(s, "hint(0.3)\r");
-  assert_true(expect(s, "> "));
-  send(s, "analyze(0.3)\r");
-  assert_true(expect(s, "> "));
-  send(s, "vs('alphabeta:depth=2', 'white')\r");
-  assert_true(expect(s, "> "));
+  for (i = 0; i < sizeof lines / sizeof *lines; i++) {
+    send(s, lines[i]);
+    assert_true(expect(s, "> "));
+  }
   assert_true(strstr(s->out, "hint: ") == NULL);
   assert_int_equal(finish(s), 0);
   f = fopen(path, "rb");
