@@ -141,21 +141,6 @@ kn_both64x(const kn_board *b, uint64_t occ, int stm, int x, kn_both *r) {
   return mine;
 }
 
-/* kn_both64x without attacked and potential, by the counts: the moves
-** of 'stm' (returned) and of its opponent ('*omoves'), each side's
-** movers ('*mmovers', '*omovers') and both colours' movers ('*movers'). */
-static inline int kn_both64(const kn_board *b, uint64_t occ, int stm,
-                            int *omoves, int *mmovers, int *omovers,
-                            uint64_t *movers) {
-  kn_both r;
-  int m = kn_both64x(b, occ, stm, 0, &r), all = __builtin_popcountll(r.movers);
-  *omoves = r.omoves;
-  *mmovers = (all + r.movers_diff) / 2;
-  *omovers = all - *mmovers;
-  *movers = r.movers;
-  return m;
-}
-
 /* The region feature (see above) of a narrow occupancy whose movers are
 ** 'movers' (both colours), for 'stm'. */
 int kn_regions64(const kn_board *b, uint64_t occ, int stm, uint64_t movers);

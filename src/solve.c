@@ -334,11 +334,12 @@ static inline int work_depth(uint64_t n) {
 ** reply; the solver asks only where there is one).
 */
 static inline int reply_floor(const kn_board *b, uint64_t occ, int stm) {
-  uint64_t rm[KN_MAX_MOVES], mov;
+  uint64_t rm[KN_MAX_MOVES];
   int n = kn_gen64(b, occ, stm ^ 1, rm, NULL), i, best = INT_MAX;
   for (i = 0; i < n; i++) {
-    int o, mm, om, mine = kn_both64(b, occ ^ rm[i], stm, &o, &mm, &om, &mov);
-    if (mine - o < best) best = mine - o;
+    kn_both c;
+    int d = kn_both64x(b, occ ^ rm[i], stm, 0, &c) - c.omoves;
+    if (d < best) best = d;
   }
   return n ? best : 0;
 }
