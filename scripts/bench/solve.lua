@@ -13,7 +13,12 @@
 local konane = require "konane"
 
 local RUNS = tonumber(os.getenv("BENCH_RUNS") or "5")
-local MB = tonumber(os.getenv("BENCH_HASH_MB") or "") -- nil: g:solve's default
+local MB = os.getenv("BENCH_HASH_MB") -- unset: g:solve's default
+if MB then
+  local mb = tonumber(MB)
+  if not mb or mb <= 0 then error(("BENCH_HASH_MB=%s: want a table size in MB (a positive number)"):format(MB), 0) end
+  MB = mb
+end
 local THREADS = {}
 for t in (os.getenv("BENCH_THREADS") or "1,2"):gmatch("%d+") do THREADS[#THREADS + 1] = tonumber(t) end
 
