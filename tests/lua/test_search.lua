@@ -459,4 +459,24 @@ T["g:features gives the evaluation's terms; every weight changes the score"] = f
     { weights = { speed = 1 } })
 end
 
+T["weights a table leaves out keep their defaults (the README's example)"] = function()
+  local g = midgame()
+  local _, default = g:features()
+  local w = {}
+  for k, v in pairs(default) do w[k] = v end
+  w.movers, w.safe = 0, 40
+  assert(w.mobility ~= 0 and w.tempo ~= 0, "the test needs non-zero defaults left out")
+  -- a depth-1 search scores the best child by the evaluation: recount it from the features
+  local best = -math.huge
+  for _, m in ipairs(g:moves()) do
+    local c = g:clone()
+    c:play(m)
+    local f, s = c:features(), 0
+    for k, v in pairs(w) do s = s + v * f[k] end
+    best = math.max(best, -s)
+  end
+  local r = g:search { depth = 1, weights = { movers = 0, safe = 40 }, table = konane.hashtable(0) }
+  assert(r.score == best, ("search %d, recount %d"):format(r.score, best))
+end
+
 return T
