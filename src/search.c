@@ -562,6 +562,48 @@ static void publish(sctx *s, kn_search_result *r, int score, int depth) {
 }
 
 /*
+** The one-ply look of a search that returns before any iteration
+** finished (stopped at once, or a forced move under a clock): each root
+** move's child is evaluated at the horizon (n nodes, counted), the best
+** becomes the answer with depth 1, so the score reported is the move's
+** (a win on the spot says so) instead of a 0 nothing measured. Skipped
+** when a node budget stopped the search (the count never exceeds it), a
+** callback failed, or a Lua evaluation would run after a stop.
+*/
+static void one_ply_look(sctx *s, kn_search_result *r, const kn_move *rm,
+                         const uint64_t *rk, int n) {
+  int i, best = -INF, bi = -1, saved = s->stop;
+  if (n <= 0 || r->depth > 0 || saved == KN_STOP_ERROR ||
+      (s->maxnodes && s->nodes + (uint64_t)n > s->maxnodes) ||
+      (saved && s->o->eval.fn))
+    return;
+  s->stop = 0;
+  s->maxnodes = 0;
+  s->deadline = 0;
+  s->nextpoll = UINT64_MAX; /* no poll: the look is a few microseconds */
+  for (i = 0; i < n; i++) {
+    int v;
+    make(s, rm[i], rk[i]);
+    s->nodes++;
+    v = -leaf(s, 1);
+    unmake(s, rm[i], rk[i]);
+    if (s->stop) break; /* the Lua evaluation failed */
+    if (v > best) best = v, bi = i;
+  }
+  if (s->stop || bi < 0) {
+    s->stop = s->stop ? s->stop : saved;
+    return;
+  }
+  s->stop = saved;
+  r->move = rm[bi];
+  r->score = best;
+  r->depth = 1;
+  r->pv[0] = rm[bi];
+  r->pvlen = 1;
+  finish(s, r);
+}
+
+/*
 ** The helper pool (search.h). One job at a time: the main thread fills
 ** the job fields under the lock while no helper is busy, bumps 'gen' and
 ** wakes the threads; helpers read the job after taking the lock, so the
@@ -1011,6 +1053,13 @@ int kn_search(const kn_board *b, const kn_pos *root, kn_tt *tt,
   r->stopped = s->stop;
   finish(s, r);
 done:
+  /* Nothing finished (stopped at once, a forced move under a clock): a
+  ** one-ply look still gives the answer a score of its own. */
+  if (r->depth == 0 && n > 0) {
+    one_ply_look(s, r, rm, rk, n);
+    if (r->depth > 0 && o->info && o->info(o->info_ud, r))
+      r->stopped = KN_STOP_ERROR;
+  }
   /* Helpers stop at their next node; the answer does not wait for them
   ** (a pool of the caller's parks them when they are done). */
   if (nhelpers) {

@@ -137,7 +137,9 @@ void kn_search_budget(double left, double inc, int pieces, double *soft,
 ** answered at once with the solver's winning move and the score of a win
 ** in at most the plies the pieces allow (the largest odd number below
 ** the piece count); otherwise the search proper runs in the time left.
-** Returns 0, or -1 when out of memory. An evaluation or info callback
+** When no iteration finished (stopped at once, a forced move under a
+** clock) a one-ply look scores the answer (depth 1), unless a node
+** budget would be passed by it (depth 0, score 0). Returns 0, or -1 when out of memory. An evaluation or info callback
 ** failure sets r->stopped = KN_STOP_ERROR; the result is then partial.
 ** Deterministic for a given table state when no time limit applies and
 ** threads is 1. With helper threads, 'nodes' counts every thread's.

@@ -237,6 +237,73 @@ static void limits_are_honoured_and_a_move_is_always_returned(void **state) {
   assert_int_equal(r.stopped, KN_STOP_ERROR);
 }
 
+/* An info callback that keeps the depth and score of its last call. */
+static int last_info(void *ud, const kn_search_result *r) {
+  int *t = (int *)ud;
+  t[0] = r->depth;
+  t[1] = r->score;
+  return 0;
+}
+
+/* A search that returns before its first iteration finished (stopped at
+** once, a forced move under a clock) still scores its answer: a one-ply
+** look, the same move and score as a depth-1 search, and its info says
+** so; a node budget too small for the look leaves the answer unscored. */
+static void a_search_stopped_at_once_scores_its_move(void **state) {
+  kn_board b;
+  kn_pos p;
+  kn_search_opts o;
+  kn_search_result r, r1;
+  char err[128];
+  uint64_t seed = 17;
+  int k, calls, seen[2];
+  (void)state;
+  for (k = 0; k < 40; k++) {
+    int rows = 4 + k % 5, cols = 4 + (k / 5) % 5;
+    tu_random_pos(&b, &p, rows, cols, 2 + tu_pick(&seed, rows * cols / 2),
+                  &seed);
+    kn_search_opts_default(&o);
+    o.lim.depth = 1;
+    search_pos(&b, &p, 1, &o, &r1);
+    if (r1.move == KN_NOMOVE) continue;
+    kn_search_opts_default(&o);
+    o.lim.depth = 9;
+    o.lim.stop.fn = tu_stop_after;
+    o.lim.stop.ud = &calls;
+    o.info = last_info;
+    o.info_ud = seen;
+    calls = 1;
+    seen[0] = seen[1] = -1;
+    search_pos(&b, &p, 1, &o, &r);
+    assert_int_equal(r.stopped, KN_STOP_USER);
+    assert_int_equal(r.depth, 1);
+    assert_true(r.move == r1.move);
+    assert_int_equal(r.score, r1.score);
+    assert_int_equal(seen[0], 1);
+    assert_int_equal(seen[1], r.score);
+  }
+  /* the one move wins on the spot: a search stopped at once says so (a
+  ** forced move under a clock: clock_budget_is_safe) */
+  assert_int_equal(kn_pos_parse("ox.. w", &b, &p, err, sizeof err), 0);
+  kn_search_opts_default(&o);
+  o.lim.depth = 3;
+  o.lim.stop.fn = tu_stop_after;
+  o.lim.stop.ud = &calls;
+  calls = 1;
+  search_pos(&b, &p, 1, &o, &r);
+  assert_int_equal(r.stopped, KN_STOP_USER);
+  assert_int_equal(r.score, KN_WIN - 1);
+  /* a budget of one node: no look (it would pass the budget), the answer
+  ** stays unscored at depth 0 */
+  assert_int_equal(kn_pos_parse(START8, &b, &p, err, sizeof err), 0);
+  kn_board_default_first(&b);
+  kn_search_opts_default(&o);
+  o.lim.nodes = 1;
+  search_pos(&b, &p, 1, &o, &r);
+  assert_int_equal(r.depth, 0);
+  assert_true(kn_is_legal(&b, &p, r.move));
+}
+
 /* Boards wider than 64 squares take the generic path. */
 static void wide_boards_search(void **state) {
   kn_board b;
@@ -363,14 +430,16 @@ static void clock_budget_is_safe(void **state) {
           assert_true(soft >= s0);
         }
       }
-  /* one legal move: answered with no node searched */
+  /* one legal move: answered without a search, after a one-ply look at
+  ** its child (one node) that scores it */
   assert_int_equal(kn_pos_parse("ox.. w", &b, &p, err, sizeof err), 0);
   kn_search_opts_default(&o);
   o.soft_time = 1;
   o.lim.time = 2;
   search_pos(&b, &p, 1, &o, &r);
   assert_true(r.move == KN_MOVE(0, 2));
-  assert_true(r.nodes == 0);
+  assert_true(r.nodes == 1);
+  assert_int_equal(r.score, KN_WIN - 1);
 }
 
 /* A game played against the clock at the worst: every move spends the
@@ -526,6 +595,7 @@ int main(void) {
       cmocka_unit_test(every_table_size_gives_the_same_proved_result),
       cmocka_unit_test(fixed_depth_and_nodes_are_deterministic),
       cmocka_unit_test(limits_are_honoured_and_a_move_is_always_returned),
+      cmocka_unit_test(a_search_stopped_at_once_scores_its_move),
       cmocka_unit_test(wide_boards_search),
       cmocka_unit_test(proof_mode_plays_proved_wins),
   };

@@ -165,7 +165,8 @@ T["a game clock: a legal move within the clock, at once when forced"] = function
   assert(is_legal(g, r.move) and r.depth >= 1)
   local one = konane.new { fen = "ox.. w" }
   r = one:search { game_time = 100 }
-  assert(r.move == "a1-c1" and r.nodes == 0)
+  -- forced: no search, only a one-ply look at its child (one node), which scores the win
+  assert(r.move == "a1-c1" and r.nodes == 1 and r.win == true and r.plies == 1)
   expect_error("needs 'game_time'", g.search, g, { increment = 1 })
   expect_error("'game_time'", g.search, g, { game_time = -1 })
 end
@@ -347,6 +348,26 @@ T["a tiny time still gives a legal move, and time limits are kept"] = function()
   assert(is_legal(g, r.move))
   r = g:solve { time = 0.1 }
   assert(r.win == nil and is_legal(g, r.move))
+end
+
+T["a search stopped before its first iteration still scores its move (one-ply look)"] = function()
+  -- the UGI server's stop fires at once when 'quit' is already queued behind 'go': the answer
+  -- was the first generated move with score 0; now it is the best move of a one-ply look,
+  -- scored (a win on the spot says so), and the last info call names it
+  local g = konane.new { fen = "ox.. w" }
+  local seen
+  local r = g:search { depth = 3, stop = function() return true end,
+                       info = function(t) seen = t end }
+  assert(r.move == "a1-c1" and r.score == WIN - 1 and r.win == true and r.depth == 1, r.score)
+  assert(seen and seen.move == "a1-c1" and seen.score == WIN - 1)
+  local m = midgame()
+  local r1 = m:search { depth = 1 }
+  r = m:search { depth = 6, stop = function() return true end }
+  assert(r.move == r1.move and r.score == r1.score and r.depth == 1)
+  -- the alphabeta bot reports no score for an answer nothing scored (a one-node budget)
+  local bot = require("konane.bots.alphabeta").new { nodes = 1 }
+  local move, info = bot:choose(konane.new(), {})
+  assert(is_legal(konane.new(), move) and info.score == nil and info.depth == 0)
 end
 
 T["time = 0 answers at once with a legal move instead of meaning no limit"] = function()

@@ -176,7 +176,8 @@ function M.new(opts)
       local late = math.max(wall - time, 0.5 * off, 0)
       self.late = math.max((self.late or 0) * M.DECAY, late)
     end
-    return r.move, { score = r.score, depth = r.depth, nodes = r.nodes }
+    -- depth 0: nothing was scored (a node budget too small for one ply): no score to report
+    return r.move, { score = r.depth > 0 and r.score or nil, depth = r.depth, nodes = r.nodes }
   end
 
   return self
