@@ -277,8 +277,15 @@ function M.new(spec, limits)
   local mod = require("konane.bots." .. head)
   local ok, bot = pcall(mod.new, options)
   if not ok then
-    -- a bad option is the caller's mistake: report it at the caller, without our file:line
-    error((tostring(bot):gsub("^[^\n]-%.lua:%d+: ", "")), 2)
+    -- a bad option is the caller's mistake: report it at the caller, without the bot module's
+    -- own file:line (only that one: a message quoting the user's weights file at its line,
+    -- "bad option weights ... (w.lua:1: syntax error ...)", keeps all of it)
+    local msg = tostring(bot)
+    local file = msg:match("^([^\n]-%.lua):%d+: ")
+    if file and file:match("konane[/\\]bots[/\\][%w_]+%.lua$") then
+      msg = msg:gsub("^[^\n]-%.lua:%d+: ", "", 1)
+    end
+    error(msg, 2)
   end
   bot.spec = bot.spec or spec
   bot.builtin = true -- trusted: runs in the referee's process, keeps to its own time budget

@@ -64,6 +64,15 @@ T["a built-in bot's spec may name a weights file by its path (alphabeta:weights=
     local ok2, err2 = pcall(konane.bot, "alphabeta:weights=" .. dir .. "/bad.lua")
     assert(not ok2 and tostring(err2):find(want, 1, true), body .. ": " .. tostring(err2))
   end
+  -- a file that does not load or fails to run is named with its line, the whole message kept
+  for body, want in pairs { ["syntax error here("] = "bad.lua:1: ",
+                            ["\nlocal x = os.time() return {}"] = "bad.lua:2: " } do
+    H.write(dir .. "/bad.lua", body)
+    local ok2, err2 = pcall(konane.bot, "alphabeta:weights=" .. dir .. "/bad.lua")
+    err2 = tostring(err2)
+    assert(not ok2 and err2:find(want, 1, true) and err2:find("^bad option weights for bot 'alphabeta' %("),
+      body .. ": " .. err2)
+  end
   assert(konane.bot("alphabeta:movers=-10000,mobility=10000"))
   H.cleanup()
 end
