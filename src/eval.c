@@ -9,9 +9,12 @@
 
 #include <string.h>
 
-static const char *const weight_names[KN_NWEIGHTS] = {
-    "mobility", "movers", "tempo",    "safe",
-    "attacked", "potential", "takeaway", "reach", "region"};
+static const char *const weight_names[2 * KN_NWEIGHTS] = {
+    "mobility",      "movers",         "tempo",         "safe",
+    "attacked",      "potential",      "takeaway",      "reach",
+    "region",        "mobility_late",  "movers_late",   "tempo_late",
+    "safe_late",     "attacked_late",  "potential_late", "takeaway_late",
+    "reach_late",    "region_late"};
 
 /* The defaults (docs/search.md: fitted by scripts/tune.lua, then kept
 ** only where a match confirmed them). */
@@ -20,14 +23,36 @@ void kn_weights_default(kn_weights *w) {
   w->w[KN_F_MOBILITY] = 100;
   w->w[KN_F_MOVERS] = 62;
   w->w[KN_F_TEMPO] = 21;
+  memcpy(w->late, w->w, sizeof w->late);
+  kn_weights_phase(w);
 }
 
 const char *kn_weight_name(int i) {
-  return i >= 0 && i < KN_NWEIGHTS ? weight_names[i] : NULL;
+  return i >= 0 && i < 2 * KN_NWEIGHTS ? weight_names[i] : NULL;
 }
 
 int *kn_weight_ref(kn_weights *w, int i) {
-  return i >= 0 && i < KN_NWEIGHTS ? &w->w[i] : NULL;
+  if (i >= 0 && i < KN_NWEIGHTS) return &w->w[i];
+  if (i >= KN_NWEIGHTS && i < 2 * KN_NWEIGHTS) return &w->late[i - KN_NWEIGHTS];
+  return NULL;
+}
+
+void kn_weights_phase(kn_weights *w) {
+  w->phased = memcmp(w->w, w->late, sizeof w->late) != 0;
+}
+
+/* The score of features 'f' under phased weights 'w' with 'n' pieces on
+** 'nsq' squares (see eval.h): one division for the whole sum. */
+static int phase_sum(const kn_weights *w, const int f[KN_NWEIGHTS], int n,
+                     int nsq) {
+  long long v = 0;
+  int i;
+  for (i = 0; i < KN_NWEIGHTS; i++)
+    if (f[i])
+      v += (long long)((long long)w->late[i] * (nsq - n) +
+                       (long long)w->w[i] * n) *
+           f[i];
+  return (int)(v / nsq);
 }
 
 int kn_movers(const kn_board *b, const kn_pos *p, int colour) {
@@ -261,6 +286,32 @@ int kn_eval64_ap(const kn_board *b, uint64_t occ, int stm,
   return v;
 }
 
+int kn_eval64_phased(const kn_board *b, uint64_t occ, int stm,
+                     const kn_weights *w, int *moves) {
+  int f[KN_NWEIGHTS] = {0}, i, wide = 0, region = 0;
+  for (i = 0; i < KN_NWEIGHTS; i++) {
+    int any = w->w[i] | w->late[i];
+    if (any && (i == KN_F_SAFE || i == KN_F_TAKEAWAY || i == KN_F_REACH))
+      wide = 1;
+    if (any && i == KN_F_REGION) region = 1;
+  }
+  if (wide) {
+    *moves = features64(b, occ, stm,
+                        KN_X_SAFE | (region ? KN_X_REGION : 0), f);
+  } else {
+    kn_both r;
+    int m = kn_both64x(b, occ, stm, 1, &r);
+    f[KN_F_MOBILITY] = m - r.omoves;
+    f[KN_F_MOVERS] = r.movers_diff;
+    f[KN_F_TEMPO] = 1;
+    f[KN_F_ATTACKED] = r.attacked_diff;
+    f[KN_F_POTENTIAL] = r.potential_diff;
+    if (region) f[KN_F_REGION] = kn_regions64(b, occ, stm, r.movers);
+    *moves = m;
+  }
+  return phase_sum(w, f, __builtin_popcountll(occ), b->nsq);
+}
+
 /* The evaluation of 'p' for its side to move (see eval.h): the narrow jump
 ** phase goes through kn_eval64 ('mymoves' is not needed there). */
 int kn_eval(const kn_board *b, const kn_pos *p, const kn_weights *w,
@@ -274,6 +325,8 @@ int kn_eval(const kn_board *b, const kn_pos *p, const kn_weights *w,
     }
   }
   kn_features(b, p, mymoves, f);
+  if (w->phased)
+    return phase_sum(w, f, b->nsq - kn_pos_empties(b, p), b->nsq);
   for (i = 0; i < KN_NWEIGHTS; i++) score += w->w[i] * f[i];
   return score;
 }

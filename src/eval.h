@@ -28,6 +28,10 @@
 **              has a move: it keeps the last move there
 ** score = sum(weight * feature). Weights are integers. The last six are
 ** computed in the jump phase of boards of up to 64 squares (0 elsewhere).
+** Game phase: each weight has a late value too ("NAME_late", the weight
+** on an empty board; by default the same); with n pieces on a board of N
+** squares a weight counts (late * (N - n) + weight * n) / N, the sum
+** divided once (a linear blend from the full board to the empty one).
 */
 enum {
   KN_F_MOBILITY,
@@ -44,12 +48,19 @@ enum {
 
 typedef struct kn_weights {
   int w[KN_NWEIGHTS];
+  int late[KN_NWEIGHTS]; /* the weights on an empty board (see above) */
+  int phased;            /* nonzero when some late[i] != w[i] */
 } kn_weights;
 
 void kn_weights_default(kn_weights *w);
-/* The name of weight 'i' (0 <= i < KN_NWEIGHTS), NULL past the end. */
+/* The name of weight 'i' (0 <= i < 2 * KN_NWEIGHTS: the weights, then
+** their late values "NAME_late"), NULL past the end. */
 const char *kn_weight_name(int i);
+/* The weight named by index 'i' as kn_weight_name; NULL past the end.
+** After writing through it call kn_weights_phase. */
 int *kn_weight_ref(kn_weights *w, int i);
+/* Sets w->phased from the two sets. */
+void kn_weights_phase(kn_weights *w);
 
 /* Fills 'f' with the features of 'p' for its side to move; 'mymoves' is
 ** the side to move's legal move count when the caller knows it, else -1. */
@@ -151,6 +162,11 @@ int kn_regions64(const kn_board *b, uint64_t occ, int stm, uint64_t movers);
 int kn_eval64_ap(const kn_board *b, uint64_t occ, int stm,
                  const kn_weights *w, int *moves);
 
+/* kn_eval64 for phased weights (w->phased): the features of the cheapest
+** pass that has every weighted one, blended by the number of pieces. */
+int kn_eval64_phased(const kn_board *b, uint64_t occ, int stm,
+                     const kn_weights *w, int *moves);
+
 /* kn_eval64 inline: with only mobility, movers, tempo (the default) and
 ** region weighted the short pass of kn_both64x (and the regions from its
 ** movers); with attacked or potential too kn_eval64_ap; else
@@ -158,6 +174,7 @@ int kn_eval64_ap(const kn_board *b, uint64_t occ, int stm,
 static inline int kn_eval64(const kn_board *b, uint64_t occ, int stm,
                             const kn_weights *w, int *moves) {
   const int *x = w->w;
+  if (w->phased) return kn_eval64_phased(b, occ, stm, w, moves);
   if (!(x[KN_F_SAFE] | x[KN_F_ATTACKED] | x[KN_F_POTENTIAL] |
         x[KN_F_TAKEAWAY] | x[KN_F_REACH])) {
     kn_both r;

@@ -200,9 +200,10 @@ static int lua_info_cb(void *ud, const kn_search_result *r) {
   return 0;
 }
 
-/* Reads weights={name=value,...} into 'w' (unknown names raise). */
+/* Reads weights={name=value,...} into 'w' (unknown names raise). A weight
+** given without its "NAME_late" value is the same in every phase. */
 static void opt_weights(lua_State *L, int idx, kn_weights *w) {
-  int t;
+  int t, i, given[2 * KN_NWEIGHTS] = {0};
   if (lk_opt_get(L, idx, "weights") == LUA_TNIL) {
     lua_pop(L, 1);
     return;
@@ -212,10 +213,10 @@ static void opt_weights(lua_State *L, int idx, kn_weights *w) {
   t = lua_gettop(L);
   lua_pushnil(L);
   while (lua_next(L, t)) {
-    int i, found = -1, isnum;
+    int found = -1, isnum;
     lua_Number v;
     if (lua_type(L, -2) == LUA_TSTRING)
-      for (i = 0; i < KN_NWEIGHTS; i++)
+      for (i = 0; kn_weight_name(i); i++)
         if (strcmp(lua_tostring(L, -2), kn_weight_name(i)) == 0) found = i;
     if (found < 0) {
       luaL_Buffer buf;
@@ -224,6 +225,7 @@ static void opt_weights(lua_State *L, int idx, kn_weights *w) {
         if (i) luaL_addstring(&buf, ", ");
         luaL_addstring(&buf, kn_weight_name(i));
       }
+      luaL_addstring(&buf, " (each also NAME_late)");
       luaL_pushresult(&buf);
       luaL_argerror(L, idx,
                     lua_pushfstring(L, "unknown weight '%s' (known: %s)",
@@ -239,9 +241,13 @@ static void opt_weights(lua_State *L, int idx, kn_weights *w) {
                                        "-10000 to 10000",
                                     kn_weight_name(found)));
     *kn_weight_ref(w, found) = (int)(v < 0 ? v - 0.5 : v + 0.5);
+    given[found] = 1;
     lua_pop(L, 1);
   }
   lua_pop(L, 1);
+  for (i = 0; i < KN_NWEIGHTS; i++)
+    if (given[i] && !given[KN_NWEIGHTS + i]) w->late[i] = w->w[i];
+  kn_weights_phase(w);
 }
 
 /* ---- transposition tables that last ---- */

@@ -52,7 +52,7 @@ end
 local WEIGHTS = { "mobility", "movers", "tempo", "safe", "attacked", "potential", "takeaway",
                   "reach", "region" }
 local WEIGHT_SET = {}
-for _, k in ipairs(WEIGHTS) do WEIGHT_SET[k] = true end
+for _, k in ipairs(WEIGHTS) do WEIGHT_SET[k], WEIGHT_SET[k .. "_late"] = true, true end
 
 --- load_weights(name_or_path) -> table
 -- Reads a weights file: Lua text returning {name = number, ...} (run with an empty environment,
@@ -99,7 +99,7 @@ local function weights_of(opts)
   -- every move of every game.
   for k, v in pairs(w or {}) do
     if not WEIGHT_SET[k] then
-      error(("bad option weights for bot 'alphabeta' (unknown weight '%s'; known: %s)")
+      error(("bad option weights for bot 'alphabeta' (unknown weight '%s'; known: %s, each also NAME_late)")
         :format(tostring(k), table.concat(WEIGHTS, ", ")), 4)
     end
     local n = (type(v) == "number" or type(v) == "string") and tonumber(v) or nil
