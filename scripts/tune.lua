@@ -4,7 +4,7 @@
 --                           [--solve-nodes N] [--size RxC] [--variant NAME] [--seed N]
 --                           [--label result|search] [--label-nodes N] [--label-scale S]
 --                           [--fit NAME,NAME,...] [--holdout PCT] [--from FILE] [--out FILE]
---                           [--data FILE]
+--                           [--data FILE] [--phase P]
 --
 -- 1. Self-play: --games games (400) of the engine at --nodes nodes a move (3000, so games are
 --    reproducible and fast) from openings of --random K random plies (6) after the removals; one
@@ -27,6 +27,10 @@
 --    (10; whole games stay together); the held-out rows measure the fit against the default
 --    weights' shape (one scale fitted). The weights are scaled so mobility is 100 (the engine's
 --    scale) and rounded.
+--    --phase P: every fitted feature gets two weights, NAME on the full board and NAME_late on
+--    an empty one, blended linearly in the number of pieces (the engine's game-phase weights:
+--    with n pieces on N squares a feature weighs (NAME * n + NAME_late * (N - n)) / N); the
+--    pieces are counted in each row's position; the scale puts mobility at 100 with P pieces.
 -- 4. Output: the weights as a Lua table in --out (lua/konane/weights/tuned.lua), which
 --    `alphabeta:weights=FILE` and g:search{weights = dofile(FILE)} load; --data writes the
 --    labelled positions (fen, label, features, game number) as CSV for other tools.
@@ -43,7 +47,7 @@ local function usage(msg)
   out:write("usage: konane scripts/tune.lua [--games N] [--nodes N] [--random K] " ..
     "[--solve-pieces P] [--solve-nodes N] [--size RxC] [--variant NAME] [--seed N] " ..
     "[--label result|search] [--label-nodes N] [--label-scale S] [--fit NAME,NAME,...] " ..
-    "[--holdout PCT] [--from FILE] [--out FILE] [--data FILE]\n")
+    "[--holdout PCT] [--from FILE] [--out FILE] [--data FILE] [--phase P]\n")
   os.exit(msg and 2 or 0)
 end
 
@@ -53,7 +57,7 @@ local opts = { games = 400, nodes = 3000, random = 6, ["solve-pieces"] = 20,
                ["label-nodes"] = 100000, ["label-scale"] = 400, fit = "all" }
 local NUMERIC = { games = true, nodes = true, random = true, ["solve-pieces"] = true,
                   ["solve-nodes"] = true, seed = true, holdout = true, ["label-nodes"] = true,
-                  ["label-scale"] = true }
+                  ["label-scale"] = true, phase = true }
 do
   local i = 1
   while i <= #arg do
@@ -66,7 +70,7 @@ do
       i = i + 1
       v = arg[i]
     end
-    if opts[k] == nil and k ~= "data" and k ~= "from" then usage("unknown option --" .. k) end
+    if opts[k] == nil and k ~= "data" and k ~= "from" and k ~= "phase" then usage("unknown option --" .. k) end
     if v == nil then usage("--" .. k .. " needs a value") end
     if NUMERIC[k] then
       local n = math.tointeger(tonumber(v))
@@ -81,6 +85,9 @@ local rows, cols = opts.size:match("^(%d+)x(%d+)$")
 if not rows then usage("--size must look like 8x8") end
 if opts.holdout > 90 then usage("--holdout must be a percentage from 0 to 90") end
 rows, cols = tonumber(rows), tonumber(cols)
+if opts.phase and (opts.phase < 1 or opts.phase > rows * cols) then
+  usage(("--phase must be a number of pieces from 1 to %d"):format(rows * cols))
+end
 if opts.nodes < 1 then usage("--nodes must be at least 1") end
 if opts.label ~= "result" and opts.label ~= "search" then
   usage("--label must be 'result' or 'search'")
@@ -346,29 +353,60 @@ for _, d in ipairs(data) do
 end
 if #train == 0 then train, test = test, {} end
 
+-- --phase: each row's share of pieces on the board (n / N), from its position
+local NSQ = rows * cols
+if opts.phase then
+  for _, d in ipairs(data) do
+    local board = d.fen:match("^(%S+)")
+    local n = 0
+    if board then for _ in board:gmatch("[xo]") do n = n + 1 end end
+    if not board or n == 0 or n > NSQ then
+      io.stderr:write(("tune.lua: --phase needs each row's position on a %s board (game %d: " ..
+        "'%s')\n"):format(opts.size, d.game, d.fen))
+      os.exit(1)
+    end
+    d.t = n / NSQ
+  end
+end
+
 local K = #FIT
+local KF = opts.phase and 2 * K or K
 local err
--- the fitted features of a row, in FIT's order
+-- the fitted features of a row, in FIT's order (with --phase each as f * t and f * (1 - t))
 local function fitted(d)
   local f = {}
-  for i = 1, K do f[i] = d.f[FIT[i]] end
+  if opts.phase then
+    for i = 1, K do
+      local v = d.f[FIT[i]]
+      f[2 * i - 1], f[2 * i] = v * d.t, v * (1 - d.t)
+    end
+  else
+    for i = 1, K do f[i] = d.f[FIT[i]] end
+  end
   return f
 end
-local ok, wf, H = pcall(fit, train, fitted, K)
+local ok, wf, H = pcall(fit, train, fitted, KF)
 if not ok then
   io.stderr:write("tune.lua: ", wf, "\n")
   os.exit(1)
 end
 
 -- Standard errors from the inverse Hessian (column by column), and both by feature index (0 for
--- a feature left out of the fit).
-local w, se = {}, {}
-for k = 1, #NAMES do w[k], se[k] = 0, 0 end
-for i = 1, K do
+-- a feature left out of the fit); with --phase the late ones in wl, sel.
+local w, se, wl, sel = {}, {}, {}, {}
+for k = 1, #NAMES do w[k], se[k], wl[k], sel[k] = 0, 0, 0, 0 end
+local function stderr_of(i)
   local e = {}
-  for j = 1, K do e[j] = i == j and 1 or 0 end
-  se[FIT[i]] = math.sqrt(math.max(solve_linear(H, e)[i], 0))
-  w[FIT[i]] = wf[i]
+  for j = 1, KF do e[j] = i == j and 1 or 0 end
+  return math.sqrt(math.max(solve_linear(H, e)[i], 0))
+end
+for i = 1, K do
+  if opts.phase then
+    w[FIT[i]], se[FIT[i]] = wf[2 * i - 1], stderr_of(2 * i - 1)
+    wl[FIT[i]], sel[FIT[i]] = wf[2 * i], stderr_of(2 * i)
+  else
+    w[FIT[i]], se[FIT[i]] = wf[i], stderr_of(i)
+  end
 end
 
 -- The baseline: the default weights' shape (sum default_i * f_i) with one fitted scale.
@@ -384,14 +422,17 @@ local function shape(d)
 end
 local wb = fit(train, shape, 1)
 
--- 4. Scale to the engine's units (mobility = 100) and write.
+-- 4. Scale to the engine's units (mobility = 100; with --phase at P pieces) and write.
 local scale = 100 / w[1]
+if opts.phase then scale = 100 / (w[1] * opts.phase / NSQ + wl[1] * (1 - opts.phase / NSQ)) end
 local weights = {}
+local function engine_units(v)
+  v = math.floor(v * scale + 0.5)
+  return math.max(-10000, math.min(10000, v))
+end
 for i, name in ipairs(NAMES) do
-  local v = w[i] * scale
-  weights[name] = math.floor(v + 0.5)
-  if weights[name] > 10000 then weights[name] = 10000 end
-  if weights[name] < -10000 then weights[name] = -10000 end
+  weights[name] = engine_units(w[i])
+  if opts.phase then weights[name .. "_late"] = engine_units(wl[i]) end
 end
 
 local elapsed = clock() - t_start
@@ -418,6 +459,13 @@ end
 for i, name in ipairs(NAMES) do
   print(string.format("  %-10s %6d   (logistic %.4f +- %.4f)", name, weights[name], w[i], 1.96 * se[i]))
 end
+if opts.phase then
+  for i = 1, K do
+    local name = NAMES[FIT[i]]
+    print(string.format("  %-15s %6d   (logistic %.4f +- %.4f)", name .. "_late", weights[name .. "_late"],
+      wl[FIT[i]], 1.96 * sel[FIT[i]]))
+  end
+end
 
 local function write_file(path, text)
   local f, oerr = io.open(path, "w")
@@ -437,6 +485,11 @@ local source = opts.from and string.format("-- weights fitted by scripts/tune.lu
     elapsed) }, "\n")
 local lines = { source, "-- Load with alphabeta:weights=FILE or dofile.", "return {" }
 for _, name in ipairs(NAMES) do lines[#lines + 1] = string.format("  %s = %d,", name, weights[name]) end
+if opts.phase then
+  for _, name in ipairs(NAMES) do
+    lines[#lines + 1] = string.format("  %s_late = %d,", name, weights[name .. "_late"])
+  end
+end
 lines[#lines + 1] = "}\n"
 ok, err = pcall(write_file, opts.out, table.concat(lines, "\n"))
 if not ok then

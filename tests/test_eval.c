@@ -151,6 +151,43 @@ static void reference(const kn_board *b, const kn_pos *p, int f[]) {
   f[KN_F_REGION] = regions_of(b, p, &me, &op);
 }
 
+/* Phased weights (eval.h): the score is the blend of the two sets by the
+** number of pieces, one truncating division, on every path of the horizon
+** (all features; attacked and potential only; and kn_eval). */
+static void check_phased(const kn_board *b, const kn_pos *p,
+                         const int f[KN_NWEIGHTS], int n) {
+  kn_weights w;
+  int i, round, pieces = b->nsq - kn_pos_empties(b, p);
+  for (round = 0; round < 2; round++) {
+    long long v = 0;
+    int m = -1;
+    kn_weights_default(&w);
+    for (i = 0; i < KN_NWEIGHTS; i++) {
+      w.w[i] = 3 + 7 * i;
+      w.late[i] = 50 - 11 * i;
+      if (round && (i == KN_F_SAFE || i == KN_F_TAKEAWAY || i == KN_F_REACH))
+        w.w[i] = w.late[i] = 0;
+    }
+    kn_weights_phase(&w);
+    assert_true(w.phased);
+    for (i = 0; i < KN_NWEIGHTS; i++)
+      v += ((long long)w.late[i] * (b->nsq - pieces) +
+            (long long)w.w[i] * pieces) * f[i];
+    assert_int_equal(kn_eval(b, p, &w, -1), (int)(v / b->nsq));
+    assert_int_equal(kn_eval64(b, p->occ.w[0], p->stm, &w, &m),
+                     (int)(v / b->nsq));
+    assert_int_equal(m, n);
+  }
+  /* equal sets are not phased: the flat sum */
+  kn_weights_default(&w);
+  w.late[KN_F_MOVERS] = w.w[KN_F_MOVERS] + 1;
+  kn_weights_phase(&w);
+  assert_true(w.phased);
+  w.late[KN_F_MOVERS] = w.w[KN_F_MOVERS];
+  kn_weights_phase(&w);
+  assert_false(w.phased);
+}
+
 static void features_match_the_move_list(void **state) {
   static const int shapes[][2] = {{8, 8}, {6, 6}, {5, 7}, {4, 9}, {3, 3},
                                   {7, 2}, {9, 5}};
@@ -235,6 +272,7 @@ static void features_match_the_move_list(void **state) {
             w.w[KN_F_POTENTIAL] = 9;
             w.w[KN_F_ATTACKED] = 0;
             assert_int_equal(kn_eval64(&b, p.occ.w[0], p.stm, &w, &m), full);
+            check_phased(&b, &p, f, n);
           }
           checked++;
         }

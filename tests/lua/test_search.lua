@@ -309,6 +309,18 @@ T["weights change the built-in evaluation"] = function()
   assert(b.score == 2 * a.score)
   local c = g:search { depth = 1, weights = { mobility = 0, movers = 0, tempo = 5 } }
   assert(c.score == -5) -- one ply: the opponent's tempo
+  -- game phase: tempo 0 on the full board, 6400 on the empty one: -6400 * empties / squares
+  local n = g:count("black") + g:count("white") - 1 -- one ply later: a single jump takes one
+  local d = g:search { depth = 1, weights = { mobility = 0, movers = 0, tempo = 0,
+                                              tempo_late = 6400 } }
+  assert(d.score == -((6400 * (36 - n)) // 36), d.score) -- the best child: a single jump
+  -- a weight given without its late value is flat: the same as before
+  local e = g:search { depth = 1, weights = { mobility = 100, movers = 0, tempo = 0,
+                                              mobility_late = 100 } }
+  assert(e.score == a.score)
+  expect_error("unknown weight 'speed_late'", g.search, g, { depth = 1,
+    weights = { speed_late = 1 } })
+  assert(require("konane.bots.alphabeta").new { depth = 1, weights = { movers_late = 90 } })
 end
 
 T["the last info a search reports names the move it returns, even from an unfinished iteration"] = function()

@@ -87,6 +87,51 @@ T["labels may be probabilities (a search's opinion); --fit fits a subset, the re
   assert(code == 2 and text:find("unknown feature 'speed'"), text)
 end
 
+T["--phase fits two sets blended by the pieces, and the engine scores with them"] = function()
+  local dir = H.tmpdir()
+  -- truth, logistic units on an 8x8 board: mobility 0.1 on the full board, 0.5 on the empty one;
+  -- movers 0 and 0.3 (at 32 pieces mobility is 0.3: scale 100 / 0.3)
+  local rng = require("konane.bot").rng(9)
+  local lines = { "fen,label," .. table.concat(NAMES, ",") .. ",game" }
+  for i = 1, 12000 do
+    local n = 8 + rng(56)
+    local t = n / 64
+    local mob, mov = rng(11) - 6, rng(7) - 4
+    local z = (0.1 * t + 0.5 * (1 - t)) * mob + 0.3 * (1 - t) * mov
+    local y = (rng(1000000) - 0.5) / 1000000 < 1 / (1 + math.exp(-z)) and 1 or 0
+    lines[#lines + 1] = ("%s b,%d,%d,%d,1,0,0,0,0,0,0,%d"):format(string.rep("x", n), y, mob, mov, i)
+  end
+  H.write(dir .. "/p.csv", table.concat(lines, "\n") .. "\n")
+  local code, text = tune { "--from", dir .. "/p.csv", "--out", dir .. "/w.lua", "--fit",
+    "movers", "--phase", "32" }
+  assert(code == 0, text)
+  local w = require("konane.bots.alphabeta").load_weights(dir .. "/w.lua")
+  local want = { mobility = 33, mobility_late = 167, movers = 0, movers_late = 100 }
+  for name, v in pairs(want) do
+    assert(math.abs(w[name] - v) <= 15, ("%s: fitted %s, truth %d\n%s"):format(name,
+      tostring(w[name]), v, text))
+  end
+  assert(w.tempo == 0 and w.tempo_late == 0 and w.safe_late == 0, text)
+  -- the engine blends them: a depth-1 search's score is the blend of the best child's features
+  local g = konane.new { rows = 8, cols = 8 }
+  for i = 1, 12 do
+    local ms = g:moves()
+    g:play(ms[(i * 5) % #ms + 1])
+  end
+  local r = g:search { depth = 1, weights = w, table = konane.hashtable(0) }
+  local c = g:clone()
+  c:play(r.move)
+  local f, z = c:features(), 0
+  local n = c:count("black") + c:count("white")
+  for _, name in ipairs(NAMES) do z = z + (w[name] * n + w[name .. "_late"] * (64 - n)) * f[name] end
+  z = z >= 0 and z // 64 or -((-z) // 64)
+  assert(r.score == -z, ("score %d, blended features %d"):format(r.score, -z))
+  -- a row without a position is refused by --phase
+  H.write(dir .. "/q.csv", "fen,label," .. table.concat(NAMES, ",") .. ",game\n-,1,1,1,1,0,0,0,0,0,0,1\n")
+  code, text = tune { "--from", dir .. "/q.csv", "--out", dir .. "/w.lua", "--phase", "32" }
+  assert(code == 1 and text:find("--phase needs each row's position", 1, true), text)
+end
+
 T["the weights file round-trips: it loads back as printed, by path and into the bot"] = function()
   local dir = H.tmpdir()
   synthetic(dir .. "/d.csv", { 0.5, 0.1, 0.2, -0.1, 0.05, 0.15 }, 2000, 5)
@@ -153,7 +198,8 @@ T["bad options exit 2, a bad data file exits 1 naming the line"] = function()
                          { "--no-such" }, { "--from" }, { "--size", "0x0" }, { "--size", "30x30" },
                          { "--variant", "nope" }, { "--size", "3x3" }, { "--nodes", "0" },
                          { "--from", "/no/such/dir/d.csv" }, { "--label", "deep" },
-                         { "--label-nodes", "0" }, { "--fit", "mobility,nope" } } do
+                         { "--label-nodes", "0" }, { "--fit", "mobility,nope" },
+                         { "--phase", "0" }, { "--phase", "65" } } do
     local code, text = tune(bad)
     assert(code == 2 and text:find("tune.lua: ") and text:find("usage"), table.concat(bad, " ") .. ": " .. text)
   end
