@@ -38,7 +38,13 @@ int *kn_weight_ref(kn_weights *w, int i) {
 }
 
 void kn_weights_phase(kn_weights *w) {
+  int i, other = 0;
+  for (i = 0; i < KN_NWEIGHTS; i++)
+    if (i != KN_F_MOBILITY && i != KN_F_MOVERS && i != KN_F_TEMPO &&
+        i != KN_F_REGION)
+      other |= w->w[i] | w->late[i];
   w->phased = memcmp(w->w, w->late, sizeof w->late) != 0;
+  w->phased_short = w->phased && !other;
 }
 
 /* The score of features 'f' under phased weights 'w' with 'n' pieces on

@@ -50,6 +50,8 @@ typedef struct kn_weights {
   int w[KN_NWEIGHTS];
   int late[KN_NWEIGHTS]; /* the weights on an empty board (see above) */
   int phased;            /* nonzero when some late[i] != w[i] */
+  int phased_short;      /* phased, and only mobility, movers, tempo and
+                         ** region weighted in either set */
 } kn_weights;
 
 void kn_weights_default(kn_weights *w);
@@ -59,7 +61,7 @@ const char *kn_weight_name(int i);
 /* The weight named by index 'i' as kn_weight_name; NULL past the end.
 ** After writing through it call kn_weights_phase. */
 int *kn_weight_ref(kn_weights *w, int i);
-/* Sets w->phased from the two sets. */
+/* Sets w->phased and w->phased_short from the two sets. */
 void kn_weights_phase(kn_weights *w);
 
 /* Fills 'f' with the features of 'p' for its side to move; 'mymoves' is
@@ -174,7 +176,27 @@ int kn_eval64_phased(const kn_board *b, uint64_t occ, int stm,
 static inline int kn_eval64(const kn_board *b, uint64_t occ, int stm,
                             const kn_weights *w, int *moves) {
   const int *x = w->w;
-  if (w->phased) return kn_eval64_phased(b, occ, stm, w, moves);
+  if (w->phased) {
+    /* the short pass, both sets' sums blended: the same as
+    ** kn_eval64_phased (one numerator, one division) */
+    const int *y = w->late;
+    kn_both r;
+    long long a, l;
+    int m, n, d;
+    if (!w->phased_short) return kn_eval64_phased(b, occ, stm, w, moves);
+    m = kn_both64x(b, occ, stm, 0, &r);
+    d = m - r.omoves;
+    a = x[KN_F_MOBILITY] * d + x[KN_F_TEMPO] + x[KN_F_MOVERS] * r.movers_diff;
+    l = y[KN_F_MOBILITY] * d + y[KN_F_TEMPO] + y[KN_F_MOVERS] * r.movers_diff;
+    if (x[KN_F_REGION] | y[KN_F_REGION]) {
+      int g = kn_regions64(b, occ, stm, r.movers);
+      a += x[KN_F_REGION] * g;
+      l += y[KN_F_REGION] * g;
+    }
+    *moves = m;
+    n = __builtin_popcountll(occ);
+    return (int)((a * n + l * (b->nsq - n)) / b->nsq);
+  }
   if (!(x[KN_F_SAFE] | x[KN_F_ATTACKED] | x[KN_F_POTENTIAL] |
         x[KN_F_TAKEAWAY] | x[KN_F_REACH])) {
     kn_both r;

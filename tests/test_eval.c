@@ -153,12 +153,13 @@ static void reference(const kn_board *b, const kn_pos *p, int f[]) {
 
 /* Phased weights (eval.h): the score is the blend of the two sets by the
 ** number of pieces, one truncating division, on every path of the horizon
-** (all features; attacked and potential only; and kn_eval). */
+** (all features; without safe, takeaway and reach; only mobility, movers,
+** tempo and region; only the first three; and kn_eval). */
 static void check_phased(const kn_board *b, const kn_pos *p,
                          const int f[KN_NWEIGHTS], int n) {
   kn_weights w;
   int i, round, pieces = b->nsq - kn_pos_empties(b, p);
-  for (round = 0; round < 2; round++) {
+  for (round = 0; round < 4; round++) {
     long long v = 0;
     int m = -1;
     kn_weights_default(&w);
@@ -167,9 +168,13 @@ static void check_phased(const kn_board *b, const kn_pos *p,
       w.late[i] = 50 - 11 * i;
       if (round && (i == KN_F_SAFE || i == KN_F_TAKEAWAY || i == KN_F_REACH))
         w.w[i] = w.late[i] = 0;
+      if (round >= 2 && (i == KN_F_ATTACKED || i == KN_F_POTENTIAL))
+        w.w[i] = w.late[i] = 0;
+      if (round == 3 && i == KN_F_REGION) w.w[i] = w.late[i] = 0;
     }
     kn_weights_phase(&w);
     assert_true(w.phased);
+    assert_int_equal(w.phased_short, round >= 2);
     for (i = 0; i < KN_NWEIGHTS; i++)
       v += ((long long)w.late[i] * (b->nsq - pieces) +
             (long long)w.w[i] * pieces) * f[i];
