@@ -935,6 +935,7 @@ int kn_search(const kn_board *b, const kn_pos *root, kn_tt *tt,
   kn_move rm[KN_MAX_MOVES];
   uint64_t rk[KN_MAX_MOVES];
   int n, depth, maxdepth, pieces, nthreads = 1, nhelpers = 0, t, prevbest = 0;
+  int early;
   /* bounded by depth alone: a proved distance must be the shortest */
   int exact_distance = o->lim.depth > 0 && o->lim.time <= 0 &&
                        o->lim.nodes == 0 && o->soft_time <= 0;
@@ -979,6 +980,22 @@ int kn_search(const kn_board *b, const kn_pos *root, kn_tt *tt,
 
   nthreads = o->threads < 1 ? 1 : o->threads > KN_MAX_THREADS ? KN_MAX_THREADS
                                                                : o->threads;
+  /* Helpers (never with a Lua evaluation: it is single-threaded): the
+  ** caller's pool, or one for this call (joined at the end). The
+  ** caller's pool starts before the endgame proof mode, whose solver
+  ** then runs on the main thread alone: the helpers fill the table for
+  ** the search that follows instead of idling (KN_EXP_LATE_HELPERS: after
+  ** it, as before). A pool made for this call starts after it (its
+  ** solver uses every thread). */
+  if (o->eval.fn) nthreads = 1;
+  early = o->pool && !(o->exp & KN_EXP_LATE_HELPERS);
+  if (nthreads > 1 && early) {
+    pool = o->pool;
+    nhelpers = pool_start(pool, b, root, tt, o, nthreads - 1, maxdepth, rm,
+                          rk, n);
+    if (nhelpers) s->sh = &pool->sh; /* lockstep's turns */
+  }
+
   /* Endgame proof mode: a proved win is played at once. */
   if (o->proof_pieces > 0 && pieces <= o->proof_pieces && o->lim.depth <= 0 &&
       b->narrow && kn_pos_phase(b, root) == KN_JUMP &&
@@ -987,6 +1004,7 @@ int kn_search(const kn_board *b, const kn_pos *root, kn_tt *tt,
     int won = prove_root(b, root, pieces, o, o->pool ? 1 : nthreads, r,
                          &proofnodes);
     if (won < 0) {
+      if (nhelpers) atomic_store(&pool->sh.stop, 1);
       ctx_free(s);
       return -1;
     }
@@ -998,10 +1016,7 @@ int kn_search(const kn_board *b, const kn_pos *root, kn_tt *tt,
     }
   }
 
-  /* Helpers (never with a Lua evaluation: it is single-threaded): the
-  ** caller's pool, or one for this call (joined at the end). */
-  if (o->eval.fn) nthreads = 1;
-  if (nthreads > 1) {
+  if (nthreads > 1 && !early) {
     pool = o->pool ? o->pool : (own = kn_search_pool_new());
     if (pool)
       nhelpers = pool_start(pool, b, root, tt, o, nthreads - 1, maxdepth, rm,

@@ -46,6 +46,7 @@ typedef int (*kn_info_fn)(void *ud, const kn_search_result *r);
 /* Experimental switches (kn_search_opts.exp): each bit turns a feature
 ** off (or an experiment on) so that SPRT matches can compare them. */
 #define KN_EXP_NO_PARTIAL 1 /* ignore unfinished iterations */
+#define KN_EXP_LATE_HELPERS 16 /* helpers start after the proof mode */
 #define KN_EXP_MOBORDER 2   /* order quiet moves by the opponent's replies */
 #define KN_EXP_EXTEND 4     /* a forced move costs no depth */
 #define KN_EXP_NO_PROOF 8   /* no endgame proof mode */
