@@ -533,6 +533,59 @@ static void proof_mode_plays_proved_wins(void **state) {
 ** the system holds back would be), a search meanwhile runs alone, and
 ** after the wait the pool's helpers serve searches on other boards and
 ** tables with exact full-depth results. */
+/* A stop callback for the proof mode's solver: lets the search's check at
+** its start pass, then at the solver's first poll waits (at most 5 s)
+** until the search table holds an entry of the current search, notes
+** whether it did, and stops. */
+typedef struct table_watch {
+  kn_tt *tt;
+  int calls, seen;
+} table_watch;
+
+static int stop_when_table_written(void *ud) {
+  table_watch *w = (table_watch *)ud;
+  double t0 = kn_clock();
+  if (w->calls++ == 0) return 0;
+  if (w->calls == 2)
+    while (!(w->seen = kn_tt_hashfull(w->tt) > 0) && kn_clock() - t0 < 5) {
+    }
+  return 1;
+}
+
+/* With the caller's pool, the helpers search while the endgame proof
+** mode's solver runs on the main thread: the search table fills during
+** the proof (before, the helpers idled until it ended). */
+static void helpers_search_during_the_proof_mode(void **state) {
+  kn_search_pool *pool = kn_search_pool_new();
+  kn_tt *tt = kn_tt_new(0); /* one bucket: any entry shows */
+  uint64_t seed = 81;
+  kn_board b;
+  kn_pos p;
+  kn_search_opts o;
+  kn_search_result r;
+  table_watch w = {NULL, 0, 0};
+  (void)state;
+  assert_non_null(pool);
+  assert_non_null(tt);
+  tu_random_pos(&b, &p, 8, 8, 4, &seed); /* far too big to prove at once */
+  kn_search_opts_default(&o);
+  o.proof_pieces = 64;
+  o.threads = 2;
+  o.pool = pool;
+  o.lim.time = 100;
+  w.tt = tt;
+  o.lim.stop.fn = stop_when_table_written;
+  o.lim.stop.ud = &w;
+  assert_int_equal(kn_search(&b, &p, tt, &o, &r), 0);
+  assert_int_equal(r.stopped, KN_STOP_USER);
+  assert_int_equal(w.calls, 2); /* the start, the solver's poll: no search */
+  assert_true(w.seen);
+  assert_true(kn_is_legal(&b, &p, r.move));
+  kn_search_pool_wait(pool);
+  kn_search_pool_free(pool);
+  kn_tt_free(tt);
+}
+
 static void pool_answers_without_waiting_for_helpers(void **state) {
   kn_search_pool *pool = kn_search_pool_new();
   kn_tt *tt = kn_tt_new(1);
@@ -589,6 +642,7 @@ int main(void) {
       cmocka_unit_test(threads_keep_proved_results_exact),
       cmocka_unit_test(lockstep_threads_are_deterministic),
       cmocka_unit_test(pool_answers_without_waiting_for_helpers),
+      cmocka_unit_test(helpers_search_during_the_proof_mode),
       cmocka_unit_test(clock_budget_is_safe),
       cmocka_unit_test(clock_budget_keeps_a_reserve),
       cmocka_unit_test(proved_scores_count_plies),
