@@ -89,6 +89,7 @@ if opts.phase and (opts.phase < 1 or opts.phase > rows * cols) then
   usage(("--phase must be a number of pieces from 1 to %d"):format(rows * cols))
 end
 if opts.nodes < 1 then usage("--nodes must be at least 1") end
+if opts.games < 1 and not opts.from then usage("--games must be at least 1 (or fit a file with --from)") end
 if opts.label ~= "result" and opts.label ~= "search" then
   usage("--label must be 'result' or 'search'")
 end
@@ -106,6 +107,23 @@ else
   if not ok then
     usage(("--size %s --variant %s: %s"):format(opts.size, opts.variant,
       tostring(err):gsub("^bad argument #%d+ to '[^']*' %((.*)%)$", "%1")))
+  end
+end
+
+-- --out and --data must be writable before any game is played (a long run is not lost at the
+-- end): an existing file is opened for appending (nothing changes), a new one made and removed.
+for _, key in ipairs { "out", "data" } do
+  local path = opts[key]
+  if path then
+    local existed = io.open(path, "r")
+    if existed then existed:close() end
+    local f, err = io.open(path, "a")
+    if not f then
+      io.stderr:write("tune.lua: cannot write --", key, " ", tostring(err), "\n")
+      os.exit(1)
+    end
+    f:close()
+    if not existed then os.remove(path) end
   end
 end
 
@@ -237,10 +255,11 @@ local function read_data(path)
       end
       local fs = {}
       for k, name in ipairs(NAMES) do
-        fs[k] = tonumber(t[col[name]])
-        if not fs[k] then
+        fs[k] = math.tointeger(tonumber(t[col[name]]))
+        if not fs[k] or fs[k] < -10000 or fs[k] > 10000 then
           f:close()
-          error(("%s:%d: '%s' is not a number"):format(path, line_no, name), 0)
+          error(("%s:%d: '%s' must be a whole number from -10000 to 10000"):format(path,
+            line_no, name), 0)
         end
       end
       data[#data + 1] = { f = fs, y = y, fen = t[col.fen] or "",

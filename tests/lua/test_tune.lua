@@ -199,7 +199,7 @@ T["bad options exit 2, a bad data file exits 1 naming the line"] = function()
                          { "--variant", "nope" }, { "--size", "3x3" }, { "--nodes", "0" },
                          { "--from", "/no/such/dir/d.csv" }, { "--label", "deep" },
                          { "--label-nodes", "0" }, { "--fit", "mobility,nope" },
-                         { "--phase", "0" }, { "--phase", "65" } } do
+                         { "--phase", "0" }, { "--phase", "65" }, { "--games", "0" } } do
     local code, text = tune(bad)
     assert(code == 2 and text:find("tune.lua: ") and text:find("usage"), table.concat(bad, " ") .. ": " .. text)
   end
@@ -213,6 +213,22 @@ T["bad options exit 2, a bad data file exits 1 naming the line"] = function()
   assert(code == 1 and text:find("bad.csv:1: no 'movers' column"), text)
   code, text = tune { "--from", dir .. "/none.csv", "--out", dir .. "/w.lua" }
   assert(code == 2 and text:find("none.csv: No such file", 1, true), text)
+  -- a feature that is not a whole number in range (1e308 fitted NaN and ended in a traceback)
+  H.write(dir .. "/big.csv", "fen,label," .. table.concat(NAMES, ",") ..
+    "\n-,1,1,2,1,0,0,0,1,0,0\n-,0,1e308,1,1,1,1,1,1,1,1\n")
+  code, text = tune { "--from", dir .. "/big.csv", "--out", dir .. "/w.lua" }
+  assert(code == 1 and text:find("big.csv:3: 'mobility' must be a whole number", 1, true), text)
+  H.write(dir .. "/half.csv", "fen,label," .. table.concat(NAMES, ",") .. "\n-,1,1,2.5,1,0,0,0,1,0,0\n")
+  code, text = tune { "--from", dir .. "/half.csv", "--out", dir .. "/w.lua" }
+  assert(code == 1 and text:find("half.csv:2: 'movers' must be a whole number", 1, true), text)
+  -- an unwritable --out or --data stops before any game is played
+  for _, opt in ipairs { "--out", "--data" } do
+    code, text = tune { "--games", "50", opt, dir .. "/no/such/dir/w.lua" }
+    assert(code == 1 and text:find("cannot write " .. opt, 1, true) and not text:find("data: "), text)
+  end
+  -- the check leaves no file behind
+  code, text = tune { "--from", dir .. "/big.csv", "--out", dir .. "/new.lua", "--data", dir .. "/new.csv" }
+  assert(code == 1 and not io.open(dir .. "/new.lua") and not io.open(dir .. "/new.csv"), text)
 end
 
 -- each test removes its temporary directories, failed or not
