@@ -9,8 +9,8 @@
 **   - ordering by the opponent's mobility after the move (fewest first,
 **     ties broken by our own mobility), the strongest cheap predictor of
 **     a win in Konane (a third fewer nodes than the opponent's alone);
-**     from 20 pieces up also by the mobility difference the opponent's
-**     best reply leaves (two plies);
+**     from 20 pieces up also by a small mobility minimax after the move
+**     (the opponent's best reply, from 24 pieces also our best answer);
 **   - a killer move per ply as a tie-breaker;
 **   - enhanced transposition cutoffs near the root, where a child already
 **     proved lost in the table saves a whole subtree;
@@ -49,6 +49,16 @@
 #endif
 #ifndef TWO_PLY_WEIGHT
 #define TWO_PLY_WEIGHT 128
+#endif
+/* From this many pieces up the look goes one ply further: the opponent's
+** reply and our best answer to it (three plies with the move). Where the
+** nodes are few and their subtrees big the better order pays for its
+** counts many times: 6x6 brainking 3.88 M -> 3.09 M nodes, 6x6 free
+** 7.78 M -> 6.36 M, 6x7 P2 52.7 M -> 32.7 M, P1 115.5 M -> 93.7 M (from
+** 26 or 22: fewer savings or more counts; four plies from 28-30: better
+** on 6x7, far worse on 6x6; docs/search.md, eighth session). */
+#ifndef THREE_PLY_MIN_PIECES
+#define THREE_PLY_MIN_PIECES 24
 #endif
 /* Enhanced transposition cutoffs at nodes with at least this many pieces:
 ** from 18, 8% more nodes than from 14 but 5-13% less time on 6x6 (each
@@ -328,20 +338,29 @@ static inline int work_depth(uint64_t n) {
 }
 
 /*
-** How well the opponent can answer a move: in the narrow jump position
-** 'occ' with the opponent of 'stm' to move, the least over its replies
-** of stm's moves minus the opponent's after the reply (0 without a
-** reply; the solver asks only where there is one).
+** A mobility minimax for the move ordering: the value for 't' to move in
+** the narrow jump position 'occ', 'd' plies deep (alpha-beta within
+** ('alpha', 'beta')), a leaf scored as t's moves minus the opponent's, a
+** side without a move -1000 (it has lost). With d = 1 after our move it
+** is the opponent's best reply by the difference it leaves; with d = 2
+** our best answer to each reply too.
 */
-static inline int reply_floor(const kn_board *b, uint64_t occ, int stm) {
-  uint64_t rm[KN_MAX_MOVES];
-  int n = kn_gen64(b, occ, stm ^ 1, rm, NULL), i, best = INT_MAX;
-  for (i = 0; i < n; i++) {
+static int look(const kn_board *b, uint64_t occ, int t, int d, int alpha,
+                int beta) {
+  uint64_t mv[KN_MAX_MOVES];
+  int n, i, best = -1000;
+  if (d == 0) {
     kn_both c;
-    int d = kn_both64x(b, occ ^ rm[i], stm, 0, &c) - c.omoves;
-    if (d < best) best = d;
+    int mine = kn_both64x(b, occ, t, 0, &c);
+    return mine == 0 ? -1000 : mine - c.omoves;
   }
-  return n ? best : 0;
+  n = kn_gen64(b, occ, t, mv, NULL);
+  for (i = 0; i < n && best < beta; i++) {
+    int v = -look(b, occ ^ mv[i], t ^ 1, d - 1, -beta,
+                  -(best > alpha ? best : alpha));
+    if (v > best) best = v;
+  }
+  return best;
 }
 
 static int solve64(vctx *s, uint64_t occ, int stm, int ply);
@@ -372,27 +391,25 @@ static int solve64(vctx *s, uint64_t occ, int stm, int ply) {
   if (n == 0) return 0;
 
   /* 2. Immediate wins: a move leaving the opponent without a reply.
-  ** (Positions won this way are never stored, so this comes first.) */
+  ** (Positions won this way are never stored, so this comes first.)
+  ** Fewest replies first: 256 a reply, 8 an opponent's piece able to
+  ** jump; among equals, weigh our moves left and our pieces able to jump
+  ** (more is better), then the killer. Tuned on node counts: 6x6
+  ** brainking 8.6 M -> 4.3 M nodes, 6x6 free 12.7 M -> 8.2 M, 5x6 free
+  ** 289 K -> 298 K, against the opponent's and our mobility alone. Both
+  ** sides' counts come from one pass (kn_both64x: 5% less time than a
+  ** pass per side, the same nodes), made before the probe, though a hit
+  ** makes them useless: the table's line arrives meanwhile. */
   for (i = 0; i < n; i++) {
-    int m, c = kn_count_movers64(b, occ ^ mk[i], stm ^ 1, &m);
-    if (c == 0) return 1;
-    k[i] = 256 * c + 8 * m;
-  }
-  if (n == 1) return !solve64(s, occ ^ mk[0], stm ^ 1, ply + 1);
-
-  /* Fewest replies first (k holds 256 * replies + 8 * the opponent's
-  ** pieces able to jump); among equals, weigh our moves left, the
-  ** opponent's pieces able to jump (fewer is better) and ours (more is
-  ** better), then the killer. Tuned on node counts: 6x6 brainking
-  ** 8.6 M -> 4.3 M nodes, 6x6 free 12.7 M -> 8.2 M, 5x6 free 289 K ->
-  ** 298 K, against the opponent's and our mobility alone. Counted
-  ** before the probe, though a hit makes it useless: the table's line
-  ** arrives meanwhile (10% less time on 6x6 brainking). */
-  for (i = 0; i < n; i++) {
-    int m, c = kn_count_movers64(b, occ ^ mk[i], stm, &m);
-    k[i] -= 4 * c + 2 * m;
+    kn_both c;
+    int own = kn_both64x(b, occ ^ mk[i], stm, 0, &c);
+    uint64_t mine = c.movers & b->side[stm].w[0];
+    if (c.omoves == 0) return 1;
+    k[i] = 256 * c.omoves + 8 * kn_popcount(c.movers ^ mine) - 4 * own -
+           2 * kn_popcount(mine);
     if (mk[i] == s->killer[ply]) k[i] -= KILLER_BONUS;
   }
+  if (n == 1) return !solve64(s, occ ^ mk[0], stm ^ 1, ply + 1);
 
   /* 3. The table: proved results only, so a hit is final. */
   if (usett) {
@@ -407,10 +424,12 @@ static int solve64(vctx *s, uint64_t occ, int stm, int ply) {
     }
   }
 
-  /* 4. Sort by the opponent's mobility (high up, and by its best reply). */
-  if (pieces >= TWO_PLY_MIN_PIECES)
+  /* 4. Sort by the opponent's mobility (high up, and by the look). */
+  if (pieces >= TWO_PLY_MIN_PIECES) {
+    int d = pieces >= THREE_PLY_MIN_PIECES ? 2 : 1;
     for (i = 0; i < n; i++)
-      k[i] -= TWO_PLY_WEIGHT * reply_floor(b, occ ^ mk[i], stm);
+      k[i] += TWO_PLY_WEIGHT * look(b, occ ^ mk[i], stm ^ 1, d, -2000, 2000);
+  }
   sort_moves(k, mk, NULL, n);
 
   /* 5. Enhanced transposition cutoffs: a child already proved lost. */

@@ -176,6 +176,29 @@ static void solver_matches_brute_force_on_small_boards(void **state) {
   assert_true(wins > count / 5 && wins < count * 4 / 5);
 }
 
+/* Positions of 24 to 26 pieces on long thin boards, where the move order
+** looks three plies ahead (solve.c, THREE_PLY_MIN_PIECES) and brute force
+** is still quick: the order never changes a result. */
+static void solver_matches_brute_force_at_24_pieces_and_more(void **state) {
+  static const int shapes[][2] = {{2, 13}, {3, 9}, {4, 7}, {7, 4}};
+  uint64_t seed = 2468;
+  int s, k, count = 0, wins = 0;
+  (void)state;
+  for (s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++) {
+    kn_board b;
+    board_free_first(&b, shapes[s][0], shapes[s][1]);
+    for (k = 0; k < 6; k++) {
+      kn_pos p;
+      tu_random_play(&b, &p, 2 + (int)(tu_rand(&seed) % 3), &seed);
+      if (kn_bits_count(&p.occ) < 24) continue;
+      wins += check_position(&b, &p);
+      count++;
+    }
+  }
+  assert_true(count >= 12);
+  assert_true(wins > 0 && wins < count);
+}
+
 /* Late positions of random 8x8 games (and a wide 9x9 board). */
 static void solver_matches_brute_force_on_late_games(void **state) {
   uint64_t seed = 777;
@@ -353,6 +376,7 @@ int main(void) {
       cmocka_unit_test(known_small_results),
       cmocka_unit_test(solver_matches_brute_force_on_small_boards),
       cmocka_unit_test(solver_matches_brute_force_on_late_games),
+      cmocka_unit_test(solver_matches_brute_force_at_24_pieces_and_more),
       cmocka_unit_test(threads_agree_from_the_start),
       cmocka_unit_test(threads_stopped_leave_the_table_exact),
       cmocka_unit_test(brainking_6x6_is_a_loss_for_black),
