@@ -208,4 +208,22 @@ T["a damaged results.json or games.pgn is reported with its name"] = function()
   assert(not ok and err:find("games.pgn", 1, true) and err:find("q7", 1, true), err)
 end
 
+T["a chart's legend shortens a long bot name to its margin and keeps the whole name as its tooltip"] = function()
+  local charts = require "konane.report.charts"
+  local long = "alphabeta:depth=2,weights=/work/matches/s7/eval/w-deep.lua"
+  local svg = charts.line { width = 600, height = 280, right = 190, series = {
+    { name = "greedy", points = { { 1, 0 }, { 2, 10 } } },
+    { name = long, points = { { 1, 0 }, { 2, -10 } } },
+    { name = "x<\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}>",
+      points = { { 1, 0 }, { 2, 5 } } } } }
+  assert(svg:find('fill="#333">greedy</text>', 1, true), "a short name is shown as it is")
+  local title, shown = svg:match('<text[^>]*><title>(alphabeta[^<]*)</title>([^<]*)</text>')
+  assert(title == long, tostring(title))
+  assert(utf8.len(shown) <= (190 - 44) // 7 and shown:find("^alphabeta:") and shown:find("deep%.lua$")
+    and shown:find("\u{2026}", 1, true), shown)
+  -- characters are cut whole (UTF-8) and escaped
+  local t2, s2 = svg:match('<title>(x&lt;[^<]*)</title>([^<]*)</text>')
+  assert(t2 and utf8.len(s2) and s2:find("^x&lt;") and s2:find("&gt;$"), tostring(s2))
+end
+
 return T

@@ -38,6 +38,20 @@ local function tick_text(v, step)
   return (("%%.%df"):format(digits)):format(v)
 end
 
+-- A legend name that fits 'px' pixels of 12 px text (about 7 px a character): a longer one keeps
+-- its start and its end around an ellipsis (bot specs differ at either end: "alphabeta:weights=
+-- .../w-deep.lua"). Returns the shown text and whether it was shortened.
+local function fit_label(name, px)
+  local max = math.max(5, px // 7)
+  local n = utf8.len(name)
+  if not n or n <= max then return name, false end
+  local head = (max - 1) - (max - 1) // 2
+  local tail = (max - 1) // 2
+  local function cut(from, to) return name:sub(utf8.offset(name, from), utf8.offset(name, to + 1) - 1) end
+  return cut(1, head) .. "\u{2026}" .. cut(n - tail + 1, n), true
+end
+M.fit_label = fit_label
+
 --- line(spec) -> SVG text: a line chart.
 -- spec: width, height (px, also the viewBox), series = { {name=, points = {{x, y}, ...}}, ... },
 -- xmin, xmax, ymin, ymax (default: the data's), xlabel, ylabel, hlines = { {y=, label=} },
@@ -131,12 +145,14 @@ function M.line(spec)
           dash ~= "" and (' stroke-dasharray="%s"'):format(dash) or ""))
       if s.name then
         -- the legend on the right, one line per series with its dash pattern
+        -- (a name longer than the margin is shortened; the full name is its tooltip)
         local ly = T + 10 + (i - 1) * 20
+        local shown, cut = fit_label(s.name, R - 44)
         add(('<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="%s" stroke-width="2.5"%s/>'
-          .. '<text x="%d" y="%d" fill="#333">%s</text>')
+          .. '<text x="%d" y="%d" fill="#333">%s%s</text>')
           :format(L + pw + 10, L + pw + 34, ly, ly, colour,
             dash ~= "" and (' stroke-dasharray="%s"'):format(dash) or "", L + pw + 40, ly + 4,
-            esc(s.name)))
+            cut and ("<title>%s</title>"):format(esc(s.name)) or "", esc(shown)))
       end
     end
     for _, p in ipairs(s.dots or {}) do

@@ -27,6 +27,8 @@ table{border-collapse:collapse}
 th,td{padding:3px 9px;text-align:right;white-space:nowrap}
 th{font-weight:600;color:#444;border-bottom:2px solid #ccc}
 td.l,th.l{text-align:left}
+td.l{white-space:normal;overflow-wrap:anywhere;min-width:9em}
+section{overflow-x:auto}
 tr.sep td{border-top:1px solid #eee}
 .std td{border-bottom:1px solid #eee}
 .heat td.c{min-width:62px;text-align:center;border:1px solid #fff;font-variant-numeric:tabular-nums}
