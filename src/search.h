@@ -59,6 +59,8 @@ typedef int (*kn_info_fn)(void *ud, const kn_search_result *r);
                                 search then depends on node counts alone, a
                                 model of two equal cores (for measuring) */
 #define KN_EXP_HISTRED 4096 /* one more reduction for moves with no history */
+#define KN_EXP_HMALUS 8192 /* history malus (depth^2) for moves tried before a cutoff */
+#define KN_EXP_HDECAY 16384 /* history less a quarter for moves tried before a cutoff */
 
 /* Endgame proof mode: narrow jump-phase roots with at most this many
 ** pieces go to the exact solver first (kn_search_opts.proof_pieces). */
