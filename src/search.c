@@ -666,7 +666,19 @@ static void helper_job(kn_search_pool *p, int id) {
   memcpy(rk, p->rk, (size_t)n * sizeof *rk);
   if (atomic_load(&p->sh.ls_on)) lockstep_turn(s, 0);
   for (depth = 1 + (id & 1); depth <= p->maxdepth; depth++) {
-    int best, bi = root_iteration(s, depth, rm, rk, n, &best);
+    int best, bi;
+    if (p->opts.exp & KN_EXP_HELPER_ORDER) {
+      /* experiment: the best move first, the others from the back */
+      kn_move pm[KN_MAX_MOVES];
+      uint64_t pk[KN_MAX_MOVES];
+      int q;
+      pm[0] = rm[0], pk[0] = rk[0];
+      for (q = 1; q < n; q++) pm[q] = rm[n - q], pk[q] = rk[n - q];
+      bi = root_iteration(s, depth, pm, pk, n, &best);
+      if (bi > 0) bi = n - bi;
+    } else {
+      bi = root_iteration(s, depth, rm, rk, n, &best);
+    }
     if (s->stop) break;
     to_front(rm, rk, bi);
     kn_tt_store(s->tt, pos_key(s), s->pos.stm, rm[0], best, depth,
