@@ -6,8 +6,9 @@
 **
 ** Threads (Lazy SMP): helper threads run the same iterative deepening
 ** from the same root on their own stacks, sharing only the table (and a
-** stop flag); half of them start one ply deeper, so the table fills with
-** results the main thread then finds. The main thread alone polls the
+** stop flag); half of them start one ply deeper, and they take the root
+** moves after the first from the back, so the table fills with results
+** the main thread then finds. The main thread alone polls the
 ** limits, calls back and decides the move. Helpers live in a pool that
 ** can outlive the call (kn_search_pool): the main thread answers without
 ** waiting for them, and they park on their own.
@@ -652,7 +653,8 @@ struct kn_search_pool {
 };
 
 /* A helper's share of a job: iterative deepening for the table's sake,
-** one ply ahead of the main thread on odd ids, until told to stop. */
+** one ply ahead of the main thread on odd ids, the root moves after the
+** first in the reverse of the main thread's order, until told to stop. */
 static void helper_job(kn_search_pool *p, int id) {
   kn_move rm[KN_MAX_MOVES];
   uint64_t rk[KN_MAX_MOVES];
@@ -667,8 +669,12 @@ static void helper_job(kn_search_pool *p, int id) {
   if (atomic_load(&p->sh.ls_on)) lockstep_turn(s, 0);
   for (depth = 1 + (id & 1); depth <= p->maxdepth; depth++) {
     int best, bi;
-    if (p->opts.exp & KN_EXP_HELPER_ORDER) {
-      /* experiment: the best move first, the others from the back */
+    if (!(p->opts.exp & KN_EXP_HELPER_ORDER)) {
+      /* the best move first, then the others from the back: the main
+      ** thread takes them from the front, so the two meet in the middle
+      ** and each finds the other's results in the table instead of
+      ** searching the same moves at the same time (to depth 13 on 40
+      ** positions, quiet: 1.74x the speed of one thread against 1.44x) */
       kn_move pm[KN_MAX_MOVES];
       uint64_t pk[KN_MAX_MOVES];
       int q;

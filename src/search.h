@@ -58,7 +58,7 @@ typedef int (*kn_info_fn)(void *ud, const kn_search_result *r);
 #define KN_EXP_LOCKSTEP 1024 /* threads = 2 take turns of POLL nodes: the
                                 search then depends on node counts alone, a
                                 model of two equal cores (for measuring) */
-#define KN_EXP_HELPER_ORDER 2048 /* helpers search root moves 2..n from the back */
+#define KN_EXP_HELPER_ORDER 2048 /* helpers take the root moves in the main order */
 #define KN_EXP_HISTRED 4096 /* one more reduction for moves with no history */
 #define KN_EXP_HMALUS 8192 /* history malus (depth^2) for moves tried before a cutoff */
 #define KN_EXP_HDECAY 16384 /* history less a quarter for moves tried before a cutoff */
