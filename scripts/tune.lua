@@ -21,7 +21,8 @@
 --    labels from 0 to 1).
 -- 3. Fit: logistic regression P(side to move wins) = 1 / (1 + exp(-sum w_i f_i)) over the
 --    features of g:features() (mobility, movers, tempo, safe, attacked, potential, takeaway,
---    reach, region; --fit names a subset, mobility always in it, the others weigh 0), by
+--    reach, region, edge, corner; a --from file without the last two reads them as 0; --fit
+--    names a subset, mobility always in it, the others weigh 0), by
 --    Newton's method with a little L2 regularisation (cross-entropy, so a label may be a
 --    probability), on all rows but a held-out --holdout PCT percent
 --    (10; whole games stay together); the held-out rows measure the fit against the default
@@ -128,7 +129,9 @@ for _, key in ipairs { "out", "data" } do
 end
 
 local NAMES = { "mobility", "movers", "tempo", "safe", "attacked", "potential", "takeaway",
-                "reach", "region" }
+                "reach", "region", "edge", "corner" }
+-- columns a data file of an earlier version may lack (read as 0)
+local OPTIONAL = { edge = true, corner = true }
 -- --fit: the indices of the fitted features (mobility first: the scale is set by it)
 local FIT = {}
 if opts.fit == "all" then
@@ -237,7 +240,7 @@ local function read_data(path)
     error(path .. ":1: no 'label' column (a file written by --data expected)", 0)
   end
   for _, name in ipairs(NAMES) do
-    if not col[name] then
+    if not col[name] and not OPTIONAL[name] then
       f:close()
       error(path .. ":1: no '" .. name .. "' column", 0)
     end
@@ -255,7 +258,7 @@ local function read_data(path)
       end
       local fs = {}
       for k, name in ipairs(NAMES) do
-        fs[k] = math.tointeger(tonumber(t[col[name]]))
+        if col[name] then fs[k] = math.tointeger(tonumber(t[col[name]])) else fs[k] = 0 end
         if not fs[k] or fs[k] < -10000 or fs[k] > 10000 then
           f:close()
           error(("%s:%d: '%s' must be a whole number from -10000 to 10000"):format(path,

@@ -56,6 +56,10 @@ int kn_board_init(kn_board *b, int rows, int cols) {
       if (f + 2 < cols) kn_setbit(&b->jump[KN_EAST], sq);
       if (r >= 2) kn_setbit(&b->jump[KN_SOUTH], sq);
       if (f >= 2) kn_setbit(&b->jump[KN_WEST], sq);
+      if (r == 0 || f == 0 || r == rows - 1 || f == cols - 1)
+        kn_setbit(&b->edge, sq);
+      if ((r == 0 || r == rows - 1) && (f == 0 || f == cols - 1))
+        kn_setbit(&b->corner, sq);
     }
   return 0;
 }

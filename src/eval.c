@@ -10,11 +10,12 @@
 #include <string.h>
 
 static const char *const weight_names[2 * KN_NWEIGHTS] = {
-    "mobility",      "movers",         "tempo",         "safe",
-    "attacked",      "potential",      "takeaway",      "reach",
-    "region",        "mobility_late",  "movers_late",   "tempo_late",
-    "safe_late",     "attacked_late",  "potential_late", "takeaway_late",
-    "reach_late",    "region_late"};
+    "mobility",       "movers",        "tempo",         "safe",
+    "attacked",       "potential",     "takeaway",      "reach",
+    "region",         "edge",          "corner",        "mobility_late",
+    "movers_late",    "tempo_late",    "safe_late",     "attacked_late",
+    "potential_late", "takeaway_late", "reach_late",    "region_late",
+    "edge_late",      "corner_late"};
 
 /* The defaults (docs/search.md: fitted by scripts/tune.lua, then kept
 ** only where a match confirmed them). */
@@ -41,7 +42,7 @@ void kn_weights_phase(kn_weights *w) {
   int i, other = 0;
   for (i = 0; i < KN_NWEIGHTS; i++)
     if (i != KN_F_MOBILITY && i != KN_F_MOVERS && i != KN_F_TEMPO &&
-        i != KN_F_REGION)
+        i != KN_F_REGION && i != KN_F_EDGE && i != KN_F_CORNER)
       other |= w->w[i] | w->late[i];
   w->phased = memcmp(w->w, w->late, sizeof w->late) != 0;
   w->phased_short = w->phased && !other;
@@ -244,6 +245,8 @@ static inline int features64(const kn_board *b, uint64_t occ, int stm,
   f[KN_F_REACH] = reach64(b, &jm, &jo) - reach64(b, &jo, &jm);
   f[KN_F_REGION] =
       extra & KN_X_REGION ? regions64(b, occ, jm.movers, jo.movers) : 0;
+  f[KN_F_EDGE] = kn_on64(b, occ, stm, b->edge.w[0]);
+  f[KN_F_CORNER] = kn_on64(b, occ, stm, b->corner.w[0]);
   return jm.moves;
 }
 
@@ -289,7 +292,7 @@ int kn_eval64_ap(const kn_board *b, uint64_t occ, int stm,
           x[KN_F_POTENTIAL] * r.potential_diff;
   *moves = m;
   if (x[KN_F_REGION]) v += x[KN_F_REGION] * kn_regions64(b, occ, stm, r.movers);
-  return v;
+  return v + kn_edge_terms64(b, occ, stm, x);
 }
 
 int kn_eval64_phased(const kn_board *b, uint64_t occ, int stm,
@@ -313,6 +316,8 @@ int kn_eval64_phased(const kn_board *b, uint64_t occ, int stm,
     f[KN_F_ATTACKED] = r.attacked_diff;
     f[KN_F_POTENTIAL] = r.potential_diff;
     if (region) f[KN_F_REGION] = kn_regions64(b, occ, stm, r.movers);
+    f[KN_F_EDGE] = kn_on64(b, occ, stm, b->edge.w[0]);
+    f[KN_F_CORNER] = kn_on64(b, occ, stm, b->corner.w[0]);
     *moves = m;
   }
   return phase_sum(w, f, __builtin_popcountll(occ), b->nsq);

@@ -26,8 +26,12 @@
 **              on with an empty square beyond
 **   region     regions (pieces joined side by side) where only this side
 **              has a move: it keeps the last move there
-** score = sum(weight * feature). Weights are integers. The last six are
+**   edge       pieces on the board's edge (first and last rank and file):
+**              they can only be jumped along the edge
+**   corner     pieces on a corner: they can never be jumped
+** score = sum(weight * feature). Weights are integers. The last eight are
 ** computed in the jump phase of boards of up to 64 squares (0 elsewhere).
+** Edge and corner are popcounts of the occupancy: they add no pass.
 ** Game phase: each weight has a late value too ("NAME_late", the weight
 ** on an empty board; by default the same); with n pieces on a board of N
 ** squares a weight counts (late * (N - n) + weight * n) / N, the sum
@@ -43,6 +47,8 @@ enum {
   KN_F_TAKEAWAY,
   KN_F_REACH,
   KN_F_REGION,
+  KN_F_EDGE,
+  KN_F_CORNER,
   KN_NWEIGHTS
 };
 
@@ -50,8 +56,8 @@ typedef struct kn_weights {
   int w[KN_NWEIGHTS];
   int late[KN_NWEIGHTS]; /* the weights on an empty board (see above) */
   int phased;            /* nonzero when some late[i] != w[i] */
-  int phased_short;      /* phased, and only mobility, movers, tempo and
-                         ** region weighted in either set */
+  int phased_short;      /* phased, and only mobility, movers, tempo,
+                         ** region, edge and corner weighted in either set */
 } kn_weights;
 
 void kn_weights_default(kn_weights *w);
@@ -158,6 +164,24 @@ kn_both64x(const kn_board *b, uint64_t occ, int stm, int x, kn_both *r) {
 ** 'movers' (both colours), for 'stm'. */
 int kn_regions64(const kn_board *b, uint64_t occ, int stm, uint64_t movers);
 
+/* The edge (or corner: 'sq' the board's corner set) feature of a narrow
+** occupancy for 'stm': its pieces on 'sq' minus the opponent's. */
+static inline int kn_on64(const kn_board *b, uint64_t occ, int stm,
+                          uint64_t sq) {
+  const uint64_t o = occ & sq, me = b->side[stm].w[0];
+  return 2 * __builtin_popcountll(o & me) - __builtin_popcountll(o);
+}
+
+/* The edge and corner terms of weights 'x' (zero weights cost a test). */
+static inline int kn_edge_terms64(const kn_board *b, uint64_t occ, int stm,
+                                  const int *x) {
+  int v = 0;
+  if (x[KN_F_EDGE]) v += x[KN_F_EDGE] * kn_on64(b, occ, stm, b->edge.w[0]);
+  if (x[KN_F_CORNER])
+    v += x[KN_F_CORNER] * kn_on64(b, occ, stm, b->corner.w[0]);
+  return v;
+}
+
 /* kn_eval64 with attacked or potential weighted, not safe, takeaway or
 ** reach: one pass of kn_both64x with both (plus the regions when
 ** weighted). Out of line, so the default's horizon stays small. */
@@ -193,6 +217,8 @@ static inline int kn_eval64(const kn_board *b, uint64_t occ, int stm,
       a += x[KN_F_REGION] * g;
       l += y[KN_F_REGION] * g;
     }
+    a += kn_edge_terms64(b, occ, stm, x);
+    l += kn_edge_terms64(b, occ, stm, y);
     *moves = m;
     n = __builtin_popcountll(occ);
     return (int)((a * n + l * (b->nsq - n)) / b->nsq);
@@ -206,7 +232,7 @@ static inline int kn_eval64(const kn_board *b, uint64_t occ, int stm,
     *moves = m;
     if (x[KN_F_REGION])
       v += x[KN_F_REGION] * kn_regions64(b, occ, stm, r.movers);
-    return v;
+    return v + kn_edge_terms64(b, occ, stm, x);
   }
   if (!(x[KN_F_SAFE] | x[KN_F_TAKEAWAY] | x[KN_F_REACH]))
     return kn_eval64_ap(b, occ, stm, w, moves);

@@ -79,6 +79,8 @@ typedef struct kn_board {
   kn_bits all;       /* the squares of the board */
   kn_bits side[2];   /* where each colour stands: Black light, White dark */
   kn_bits jump[4];   /* squares p with p + 2*delta[d] on the board */
+  kn_bits edge;      /* the squares of the first and last rank and file */
+  kn_bits corner;    /* the (up to four) corner squares */
   kn_bits first;     /* squares the first removal may take */
   const kn_bits *second;
 } kn_board;

@@ -149,6 +149,18 @@ static void reference(const kn_board *b, const kn_pos *p, int f[]) {
   f[KN_F_REACH] =
       reach_of(b, p, p->stm, &op) - reach_of(b, p, p->stm ^ 1, &me);
   f[KN_F_REGION] = regions_of(b, p, &me, &op);
+  /* edge and corner from the ranks and files: the pieces of the side to
+  ** move count +1, the opponent's -1 (Black stands on light squares) */
+  f[KN_F_EDGE] = f[KN_F_CORNER] = 0;
+  for (sq = 0; sq < b->nsq; sq++) {
+    int r = sq / b->cols, col = sq % b->cols, sg;
+    if (!kn_bit(&p->occ, sq)) continue;
+    sg = (kn_square_light(col, r) ? KN_BLACK : KN_WHITE) == p->stm ? 1 : -1;
+    if (r == 0 || col == 0 || r == b->rows - 1 || col == b->cols - 1)
+      f[KN_F_EDGE] += sg;
+    if ((r == 0 || r == b->rows - 1) && (col == 0 || col == b->cols - 1))
+      f[KN_F_CORNER] += sg;
+  }
 }
 
 /* Phased weights (eval.h): the score is the blend of the two sets by the
@@ -236,6 +248,13 @@ static void features_match_the_move_list(void **state) {
             m = -1;
             assert_int_equal(kn_eval64(&b, p.occ.w[0], p.stm, &w, &m),
                              sum + 55 * f[KN_F_REGION]);
+            assert_int_equal(m, n);
+            /* and edge and corner (popcounts, no pass of their own) */
+            w.w[KN_F_EDGE] = 13;
+            w.w[KN_F_CORNER] = -29;
+            assert_int_equal(kn_eval64(&b, p.occ.w[0], p.stm, &w, &m),
+                             sum + 55 * f[KN_F_REGION] + 13 * f[KN_F_EDGE] -
+                                 29 * f[KN_F_CORNER]);
             assert_int_equal(m, n);
           }
           for (i = 0; i < KN_NWEIGHTS; i++) w.w[i] = 3 + 7 * i;

@@ -17,7 +17,7 @@ local M = {
   description = "alpha-beta search of the engine (depth, time, nodes, eval, weights)",
   options = { "depth", "time", "nodes", "threads", "hash_mb", "eval", "weights", "mobility",
               "movers", "tempo", "safe", "attacked", "potential", "takeaway", "reach", "region",
-              "experiment" },
+              "edge", "corner", "experiment" },
 }
 
 -- The share of a move's time limit the search may spend (konane.bot.budget: share x limit - 5 ms).
@@ -50,7 +50,7 @@ do
 end
 
 local WEIGHTS = { "mobility", "movers", "tempo", "safe", "attacked", "potential", "takeaway",
-                  "reach", "region" }
+                  "reach", "region", "edge", "corner" }
 local WEIGHT_SET = {}
 for _, k in ipairs(WEIGHTS) do WEIGHT_SET[k], WEIGHT_SET[k .. "_late"] = true, true end
 
