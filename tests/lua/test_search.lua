@@ -469,13 +469,30 @@ T["g:features gives the evaluation's terms; every weight changes the score"] = f
   local g = midgame()
   local f = g:features()
   for _, k in ipairs { "mobility", "movers", "tempo", "safe", "attacked", "potential",
-                       "takeaway", "reach", "region" } do
+                       "takeaway", "reach", "region", "edge", "corner" } do
     assert(math.type(f[k]) == "integer", k)
   end
   assert(f.tempo == 1 and f.mobility == g:nmoves() - g:nmoves(g:turn() == "black" and "white" or "black"))
+  -- edge and corner recounted from the position text (x: Black; 6x6, first rank last)
+  local me = g:turn() == "black" and "x" or "o"
+  local edge, corner, r = 0, 0, 0
+  for row in g:fen():match("^(%S+)"):gmatch("[^/]+") do
+    r = r + 1
+    local c = 0
+    for ch in row:gmatch(".") do
+      if tonumber(ch) then c = c + tonumber(ch) else
+        c = c + 1
+        local sg = ch == me and 1 or -1
+        if r == 1 or r == 6 or c == 1 or c == 6 then edge = edge + sg end
+        if (r == 1 or r == 6) and (c == 1 or c == 6) then corner = corner + sg end
+      end
+    end
+  end
+  assert(f.edge == edge and f.corner == corner, ("edge %d/%d corner %d/%d"):format(f.edge, edge,
+    f.corner, corner))
   -- a depth-1 search returns the best child's evaluation: weights are used
   local zero = { mobility = 0, movers = 0, tempo = 0, safe = 0, attacked = 0, potential = 0,
-                 takeaway = 0, reach = 0, region = 0 }
+                 takeaway = 0, reach = 0, region = 0, edge = 0, corner = 0 }
   assert(g:search { depth = 1, weights = zero, table = konane.hashtable(0) }.score == 0)
   for k in pairs(zero) do
     local w = {}
@@ -487,7 +504,7 @@ T["g:features gives the evaluation's terms; every weight changes the score"] = f
     local cf = c:features()
     assert(r.score == -1000 * cf[k], k)
   end
-  expect_error("known: mobility, movers, tempo, safe, attacked, potential, takeaway, reach, region",
+  expect_error("known: mobility, movers, tempo, safe, attacked, potential, takeaway, reach, region, edge, corner",
     g.search, g,
     { weights = { speed = 1 } })
 end
