@@ -475,16 +475,16 @@ T["g:features gives the evaluation's terms; every weight changes the score"] = f
   assert(f.tempo == 1 and f.mobility == g:nmoves() - g:nmoves(g:turn() == "black" and "white" or "black"))
   -- edge and corner recounted from the position text (x: Black; 6x6, first rank last)
   local me = g:turn() == "black" and "x" or "o"
-  local edge, corner, r = 0, 0, 0
+  local edge, corner, rank = 0, 0, 0
   for row in g:fen():match("^(%S+)"):gmatch("[^/]+") do
-    r = r + 1
+    rank = rank + 1
     local c = 0
     for ch in row:gmatch(".") do
       if tonumber(ch) then c = c + tonumber(ch) else
         c = c + 1
         local sg = ch == me and 1 or -1
-        if r == 1 or r == 6 or c == 1 or c == 6 then edge = edge + sg end
-        if (r == 1 or r == 6) and (c == 1 or c == 6) then corner = corner + sg end
+        if rank == 1 or rank == 6 or c == 1 or c == 6 then edge = edge + sg end
+        if (rank == 1 or rank == 6) and (c == 1 or c == 6) then corner = corner + sg end
       end
     end
   end
