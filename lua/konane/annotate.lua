@@ -240,11 +240,27 @@ function M.html(games)
     graphs[#graphs + 1] = graph(item.notes, gi - 1)
   end
   local first = games[1] and games[1].record or {}
-  local title = ("%s vs %s (annotated)"):format(first.black or "?", first.white or "?")
+  local title = #games > 1 and ("%d annotated games"):format(#games)
+    or ("%s vs %s (annotated)"):format(first.black or "?", first.white or "?")
+  -- a file of several games: a list to choose one (the address, #game=N, follows it)
+  local picker = ""
+  if #games > 1 then
+    local o = { '<p class="ctl"><label for="gpick">Game</label> <select id="gpick" ',
+                'onchange="location.hash=\'game=\'+this.value">' }
+    for gi, item in ipairs(games) do
+      local r = item.record
+      o[#o + 1] = ('<option value="%d">%d: %s vs %s, %s</option>'):format(gi, gi,
+        esc(r.black or "?"), esc(r.white or "?"), esc(r.result or "*"))
+    end
+    o[#o + 1] = "</select></p><script>(function(){var s=document.getElementById('gpick');"
+      .. "function f(){var m=/game=(\\d+)/.exec(location.hash);if(m)s.value=m[1];}"
+      .. "window.addEventListener('hashchange',f);f();})();</script>"
+    picker = table.concat(o)
+  end
   local body = table.concat {
     "<h1>", esc(title), "</h1><p class=\"sub\">Evaluations from Black's point of view in moves ",
     "of mobility (#N: a proved win in N plies, #-N for White); ?? throws away a proved win or ",
-    "a lot of the score, ? loses some, ! is the only winning move.</p><section>",
+    "a lot of the score, ? loses some, ! is the only winning move.</p><section>", picker,
     viewer.html { boards = data.boards, below = table.concat(graphs) },
     "</section>",
   }

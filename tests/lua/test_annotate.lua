@@ -124,6 +124,29 @@ T["evaluations are from Black's point of view in moves of mobility"] = function(
   assert(text:match("^1%. d5 %(%-?%d+%.%d%d%) d4 %(%-?%d+%.%d%d%) 2%. b5%-d5"), text)
 end
 
+T["a page of several annotated games lists them to choose one; a page of one game does not"] = function()
+  local items = {}
+  for k = 1, 3 do
+    local rec = konane.play("greedy:seed=" .. k, "random:seed=" .. k, { rows = 6, cols = 6, seed = k })
+    rec.white = k == 2 and "x<y>&" or rec.white
+    items[k] = { record = rec, notes = annotate.game(rec, { depth = 1 }) }
+  end
+  local page = annotate.html(items)
+  local list = assert(page:match('<select id="gpick"[^>]*>(.-)</select>'), "no game list")
+  local n = 0
+  for value, label in list:gmatch('<option value="(%d+)">([^<]*)</option>') do
+    n = n + 1
+    local r = items[n].record
+    assert(tonumber(value) == n and label:find(n .. ": ", 1, true), label)
+    assert(label:find(r.result, 1, true), label)
+  end
+  assert(n == 3, n)
+  assert(list:find("vs x&lt;y&gt;&amp;", 1, true), "names are escaped")
+  assert(page:find("<title>3 annotated games</title>", 1, true))
+  local one = annotate.html { items[1] }
+  assert(not one:find("gpick", 1, true) and one:find("(annotated)</title>", 1, true))
+end
+
 T["annotated PGN reads back with its marks and comments"] = function()
   local rec = konane.play("greedy:seed=2", "random:seed=2", { rows = 6, cols = 6, seed = 2 })
   rec.comments = {}
