@@ -193,7 +193,14 @@ local function main(argv)
       io.stderr:write(PROG .. ": " .. results .. "\n")
       return 1
     end
-    if o.out then solve.write_merged(o.out, plan, results) end
+    if o.out then
+      local ok, merged = pcall(solve.write_merged, o.out, plan, results)
+      if not ok then
+        io.stderr:write(PROG .. ": " .. tostring(merged) .. "\n")
+        return 1
+      end
+      results = merged
+    end
     io.write((solve.status_text(plan, results, o.out or table.concat(o.dirs, " + "))))
     return 0
   elseif o.mode == "verify" then

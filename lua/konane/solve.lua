@@ -791,20 +791,50 @@ function M.merge(dirs)
 end
 
 -- Writes a merged directory: the plan, the journal of all results (in unit order), proof.txt.
+-- The directory's lock is held meanwhile (refused while a solve runs there), and when it already
+-- holds the same plan its own journal is merged in too (a unit proved there with another result
+-- is an error), so nothing proved there is lost. Returns the results written.
 function M.write_merged(dir, plan, results)
   local ok, err = mkdir(dir)
   if not ok then error(err, 0) end
+  local lf = io.open(dir .. "/" .. M.LOCK_FILE, "a")
+  if not lf then error("cannot open " .. dir .. "/" .. M.LOCK_FILE, 0) end
+  if core.lock and not core.lock(lf) then
+    lf:close()
+    error(dir .. " is in use by another solve process", 0)
+  end
+  local all = results
   if file_exists(dir .. "/" .. M.PLAN_FILE) then
     local text = read_file(dir .. "/" .. M.PLAN_FILE)
-    if text ~= plan.text then error(dir .. " already holds another plan", 0) end
+    if text ~= plan.text then
+      lf:close()
+      error(dir .. " already holds another plan", 0)
+    end
+    local own, jerr = M.read_journal(dir .. "/" .. M.JOURNAL_FILE, plan)
+    if not own then
+      lf:close()
+      error(jerr, 0)
+    end
+    all = {}
+    for id, res in pairs(results) do all[id] = res end
+    for id, res in pairs(own) do
+      if all[id] and all[id].win ~= res.win then
+        lf:close()
+        error(("unit %d: the sources say %s, %s says %s"):format(id,
+          all[id].win and "win" or "loss", dir, res.win and "win" or "loss"), 0)
+      end
+      all[id] = all[id] or res
+    end
   end
   write_atomic(dir .. "/" .. M.PLAN_FILE, plan.text)
   local lines = {}
   for _, id in ipairs(plan.units) do
-    if results[id] then lines[#lines + 1] = results[id].line end
+    if all[id] then lines[#lines + 1] = all[id].line end
   end
   write_atomic(dir .. "/" .. M.JOURNAL_FILE, table.concat(lines))
-  write_atomic(dir .. "/" .. M.PROOF_FILE, M.proof_text(plan, results))
+  write_atomic(dir .. "/" .. M.PROOF_FILE, M.proof_text(plan, all))
+  lf:close()
+  return all
 end
 
 -- Re-solves proved units with a fresh table each (all, or a sample of 'sample' chosen with

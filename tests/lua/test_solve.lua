@@ -235,6 +235,45 @@ T["shards merge into the whole result; a disagreement between shards is reported
   cleanup()
 end
 
+T["--merge into a directory keeps the units proved there and respects its lock"] = function()
+  local base = tmpdir()
+  for i = 1, 2 do
+    local code, out = cli { "--size", "5x5", "--variant", "free", "--split", "3", "--out",
+      base .. "/s" .. i, "--shard", i .. "/2" }
+    assert(code == 0, out)
+  end
+  local n1 = #lines(read(base .. "/s1/journal.txt"))
+  local n2 = #lines(read(base .. "/s2/journal.txt"))
+  assert(n1 > 0 and n2 > 0)
+  -- merging s2 into s1: s1's own units stay
+  local code, out = cli { "--merge", base .. "/s2", "--out", base .. "/s1" }
+  assert(code == 0, out)
+  assert(#lines(read(base .. "/s1/journal.txt")) == n1 + n2, read(base .. "/s1/journal.txt"))
+  assert(out:find("result: the first player %(Black%) loses"), out)
+  -- a unit of the target proved with the other result: refused, the target untouched
+  local before = read(base .. "/s1/journal.txt")
+  local j2 = lines(read(base .. "/s2/journal.txt"))
+  local id, wl, rest = j2[1]:match("^unit (%d+) (%a+) (.*)$")
+  local flipped = ("unit %s %s %s\n"):format(id, wl == "win" and "loss" or "win", rest)
+  os.execute("cp -r " .. base .. "/s2 " .. base .. "/s3")
+  write(base .. "/s3/journal.txt", flipped)
+  code, out = cli { "--merge", base .. "/s3", "--out", base .. "/s1" }
+  assert(code == 1 and out:find("unit " .. id .. ": ") and not out:find("traceback"), out)
+  assert(read(base .. "/s1/journal.txt") == before)
+  -- another plan: one line, exit 1
+  assert(cli { "--size", "4x4", "--variant", "free", "--split", "2", "--out", base .. "/o" } == 0)
+  code, out = cli { "--merge", base .. "/s2", "--out", base .. "/o" }
+  assert(code == 1 and out:find("already holds another plan") and not out:find("traceback"), out)
+  -- a directory whose lock is held: refused
+  local lf = assert(io.open(base .. "/s1/lock", "a"))
+  assert(core.lock(lf))
+  code, out = cli { "--merge", base .. "/s2", "--out", base .. "/s1" }
+  lf:close()
+  assert(code == 1 and out:find("in use by another solve process"), out)
+  assert(read(base .. "/s1/journal.txt") == before)
+  cleanup()
+end
+
 T["--verify passes on a good run, accepts any winning move, catches a wrong result or move"] = function()
   local dir = tmpdir() .. "/run"
   assert(cli { "--size", "4x5", "--variant", "free", "--split", "3", "--out", dir } == 0)
