@@ -249,12 +249,14 @@ static void features_match_the_move_list(void **state) {
             assert_int_equal(kn_eval64(&b, p.occ.w[0], p.stm, &w, &m),
                              sum + 55 * f[KN_F_REGION]);
             assert_int_equal(m, n);
-            /* and edge and corner (popcounts, no pass of their own) */
+            /* and edge and corner (popcounts, no pass of their own; the
+            ** sum already holds their default weights) */
+            sum += (13 - w.w[KN_F_EDGE]) * f[KN_F_EDGE] +
+                   (-29 - w.w[KN_F_CORNER]) * f[KN_F_CORNER];
             w.w[KN_F_EDGE] = 13;
             w.w[KN_F_CORNER] = -29;
             assert_int_equal(kn_eval64(&b, p.occ.w[0], p.stm, &w, &m),
-                             sum + 55 * f[KN_F_REGION] + 13 * f[KN_F_EDGE] -
-                                 29 * f[KN_F_CORNER]);
+                             sum + 55 * f[KN_F_REGION]);
             assert_int_equal(m, n);
           }
           for (i = 0; i < KN_NWEIGHTS; i++) w.w[i] = 3 + 7 * i;

@@ -178,6 +178,7 @@ T["a tiny self-play run labels, fits and writes the data it used"] = function()
   -- the shipped set loads by name
   assert(konane.bot("alphabeta:weights=tuned,depth=1"))
   assert(konane.bot("alphabeta:weights=deep,depth=1"))
+  assert(konane.bot("alphabeta:weights=edge,depth=1"))
   -- labels from a deeper search: probabilities between 0 and 1, not only results
   code, text = tune { "--games", "2", "--nodes", "300", "--solve-pieces", "0", "--label",
     "search", "--label-nodes", "2000", "--out", dir .. "/w3.lua", "--data", dir .. "/d3.csv" }
