@@ -54,6 +54,8 @@ local WEIGHTS = { "mobility", "movers", "tempo", "safe", "attacked", "potential"
 local WEIGHT_SET = {}
 for _, k in ipairs(WEIGHTS) do WEIGHT_SET[k], WEIGHT_SET[k .. "_late"] = true, true end
 
+local WEIGHTS_FILE_BUDGET = 10000000 -- VM instructions
+
 --- load_weights(name_or_path) -> table
 -- Reads a weights file: Lua text returning {name = number, ...} (run with an empty environment,
 -- so it can only compute its table). A bare name (no '/', no '.lua') is a set shipped in
@@ -69,10 +71,17 @@ function M.load_weights(path)
   end
   local chunk, err = loadfile(path, "t", {})
   if not chunk then error("bad option weights for bot 'alphabeta' (" .. tostring(err) .. ")", 0) end
-  local ok, w = pcall(chunk)
-  if not ok or type(w) ~= "table" then
-    error(("bad option weights for bot 'alphabeta' (%s does not return a table%s)"):format(path,
-      ok and "" or ": " .. tostring(w)), 0)
+  -- A weights file is data: a budget of VM instructions (far above any table of numbers) stops
+  -- one that loops for ever, instead of hanging the bot's maker (a tournament's start).
+  local co = coroutine.create(chunk)
+  debug.sethook(co, function() error("runs too long (a weights file only returns a table)", 2) end,
+    "", WEIGHTS_FILE_BUDGET)
+  local ok, w = coroutine.resume(co)
+  if not ok then
+    error(("bad option weights for bot 'alphabeta' (%s)"):format(tostring(w)), 0)
+  end
+  if type(w) ~= "table" then
+    error(("bad option weights for bot 'alphabeta' (%s does not return a table)"):format(path), 0)
   end
   return w
 end
