@@ -157,12 +157,14 @@ local function parse(argv)
   if (o.rows or o.fen) and o.mode == "run" then
     local k = require("konane")
     local ok, err = pcall(k.new, { rows = o.rows, cols = o.cols, variant = o.variant, fen = o.fen })
+    if not ok and o.variant == nil then
+      -- the default variant where the board has no BrainKing opening; a bad --fen or --size is
+      -- still refused here, before anything is written to --out
+      ok, err = pcall(k.new, { rows = o.rows, cols = o.cols, variant = "free", fen = o.fen })
+      if ok then o.variant = "free" end
+    end
     if not ok then
-      if o.variant == nil then
-        o.variant = "free"
-      else
-        usage_error(tostring(err))
-      end
+      usage_error(tostring(err))
     elseif o.variant == nil then
       o.variant = err:variant()
     end

@@ -377,6 +377,14 @@ T["bad arguments exit 2 with a clear message"] = function()
     assert(code == 2, table.concat(c[1], " ") .. ": exit " .. tostring(code) .. ": " .. out)
     assert(out:find(c[2], 1, true), table.concat(c[1], " ") .. ": " .. out)
   end
+  -- a bad position is refused before anything is written to --out
+  local tmp = os.tmpname()
+  os.remove(tmp)
+  for _, fen in ipairs { "xo/ox q", "", "xx/xx b" } do
+    local code, out = cli { "--fen", fen, "--split", "1", "--out", tmp }
+    assert(code == 2 and out:find("bad position text", 1, true), fen .. ": exit " .. tostring(code) .. ": " .. out)
+    assert(not io.open(tmp .. "/lock"), fen .. ": " .. tmp .. " was written")
+  end
   -- a directory that holds no run: exit 1, not a crash
   local code, out = cli { "--status", "/nonexistent/konane-solve" }
   assert(code == 1 and out:find("cannot read"), out)
