@@ -540,6 +540,16 @@ end
 -- the journal and cuts off a torn last line. Returns the state {dir, plan, results, journal}.
 local function open_run(o)
   local dir = o.out
+  local function resumable()
+    return file_exists(dir .. "/" .. M.PLAN_FILE)
+      or (file_exists(dir .. "/" .. M.JOURNAL_FILE) and o.rows and o.split)
+  end
+  local function nothing_to_resume()
+    error(dir .. " holds no solve to resume (no " .. M.PLAN_FILE .. "; with only a journal, "
+      .. "give --size, --variant and --split to rebuild the plan)", 0)
+  end
+  -- checked before the directory and its lock are made: a mistyped --resume leaves nothing behind
+  if o.resume and not resumable() then nothing_to_resume() end
   local ok, err = mkdir(dir)
   if not ok then error(err, 0) end
   local lf = io.open(dir .. "/" .. M.LOCK_FILE, "a")
@@ -570,9 +580,8 @@ local function open_run(o)
     -- The plan follows from size, variant and split, so a journal alone (the small file worth
     -- keeping under version control) resumes when they are given again; read_journal below
     -- checks every unit's position against the rebuilt plan.
-    if o.resume and not (file_exists(dir .. "/" .. M.JOURNAL_FILE) and o.rows and o.split) then
-      error(dir .. " holds no solve to resume (no " .. M.PLAN_FILE .. "; with only a journal, "
-        .. "give --size, --variant and --split to rebuild the plan)", 0)
+    if o.resume and not resumable() then
+      nothing_to_resume()
     end
     if not ((o.rows or o.fen) and o.split) then
       error("a new solve needs --size (or --fen) and --split", 0)

@@ -385,6 +385,10 @@ T["bad arguments exit 2 with a clear message"] = function()
     assert(code == 2 and out:find("bad position text", 1, true), fen .. ": exit " .. tostring(code) .. ": " .. out)
     assert(not io.open(tmp .. "/lock"), fen .. ": " .. tmp .. " was written")
   end
+  -- --resume of a directory that holds no run says so and leaves nothing behind
+  local rcode, rout = cli { "--resume", "--out", tmp }
+  assert(rcode == 1 and rout:find("holds no solve to resume", 1, true), rout)
+  assert(not io.open(tmp .. "/lock"), "--resume made " .. tmp)
   -- a directory that holds no run: exit 1, not a crash
   local code, out = cli { "--status", "/nonexistent/konane-solve" }
   assert(code == 1 and out:find("cannot read"), out)
