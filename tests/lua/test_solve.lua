@@ -214,13 +214,18 @@ T["a second process on the same directory is refused while the first holds it"] 
   cleanup()
 end
 
-T["shards merge into the whole result; a disagreement between shards is reported"] = function()
-  local base = tmpdir()
+-- Solves 5x5 free split at 3 plies as two shards, in base/s1 and base/s2.
+local function two_shards(base)
   for i = 1, 2 do
     local code, out = cli { "--size", "5x5", "--variant", "free", "--split", "3", "--out",
       base .. "/s" .. i, "--shard", i .. "/2" }
     assert(code == 0, out)
   end
+end
+
+T["shards merge into the whole result; a disagreement between shards is reported"] = function()
+  local base = tmpdir()
+  two_shards(base)
   local code, out = cli { "--merge", base .. "/s1", base .. "/s2", "--out", base .. "/all" }
   assert(code == 0, out)
   assert(out:find("result: the first player %(Black%) loses"), out)
@@ -237,11 +242,7 @@ end
 
 T["--merge into a directory keeps the units proved there and respects its lock"] = function()
   local base = tmpdir()
-  for i = 1, 2 do
-    local code, out = cli { "--size", "5x5", "--variant", "free", "--split", "3", "--out",
-      base .. "/s" .. i, "--shard", i .. "/2" }
-    assert(code == 0, out)
-  end
+  two_shards(base)
   local n1 = #lines(read(base .. "/s1/journal.txt"))
   local n2 = #lines(read(base .. "/s2/journal.txt"))
   assert(n1 > 0 and n2 > 0)

@@ -45,6 +45,21 @@ local function synthetic(path, truth, n, seed, soft)
   H.write(path, table.concat(lines, "\n") .. "\n")
 end
 
+-- A depth-1 search with weights 'w' on a size x size board after 'plies' moves (the
+-- (i * step)-th of each position's list): the result, the position after its move and the
+-- position searched.
+local function depth1(size, plies, step, w)
+  local g = konane.new { rows = size, cols = size }
+  for i = 1, plies do
+    local ms = g:moves()
+    g:play(ms[(i * step) % #ms + 1])
+  end
+  local r = g:search { depth = 1, weights = w, table = konane.hashtable(0) }
+  local c = g:clone()
+  c:play(r.move)
+  return r, c, g
+end
+
 T["the fit recovers known weights from synthetic data"] = function()
   local dir = H.tmpdir()
   -- engine units: mobility 100, movers 50, tempo -75, safe 25, attacked -50, potential 0
@@ -113,14 +128,7 @@ T["--phase fits two sets blended by the pieces, and the engine scores with them"
   end
   assert(w.tempo == 0 and w.tempo_late == 0 and w.safe_late == 0, text)
   -- the engine blends them: a depth-1 search's score is the blend of the best child's features
-  local g = konane.new { rows = 8, cols = 8 }
-  for i = 1, 12 do
-    local ms = g:moves()
-    g:play(ms[(i * 5) % #ms + 1])
-  end
-  local r = g:search { depth = 1, weights = w, table = konane.hashtable(0) }
-  local c = g:clone()
-  c:play(r.move)
+  local r, c = depth1(8, 12, 5, w)
   local f, z = c:features(), 0
   local n = c:count("black") + c:count("white")
   for _, name in ipairs(NAMES) do z = z + (w[name] * n + w[name .. "_late"] * (64 - n)) * f[name] end
@@ -143,14 +151,7 @@ T["the weights file round-trips: it loads back as printed, by path and into the 
     assert(loaded[name] == w[name] and math.type(loaded[name]) == "integer", name)
   end
   -- the engine takes it, and a depth-1 search scores with exactly these weights
-  local g = konane.new { rows = 6, cols = 6 }
-  for i = 1, 8 do
-    local ms = g:moves()
-    g:play(ms[(i * 7) % #ms + 1])
-  end
-  local r = g:search { depth = 1, weights = loaded, table = konane.hashtable(0) }
-  local c = g:clone()
-  c:play(r.move)
+  local r, c, g = depth1(6, 8, 7, loaded)
   local f, z = c:features(), 0
   for _, name in ipairs(NAMES) do z = z + loaded[name] * f[name] end
   assert(r.score == -z, ("score %d, weighted features %d"):format(r.score, -z))
