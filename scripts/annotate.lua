@@ -2,8 +2,8 @@
 --
 --   konane scripts/annotate.lua IN.pgn [--time S | --depth N] [--out OUT.pgn] [--html OUT.html]
 --
--- Exit status: 0 done, 1 a failure while writing, 2 bad input (missing or malformed file,
--- bad option).
+-- Exit status: 0 done, 1 a failure while writing, 2 bad input (missing or malformed file, bad
+-- option, an output that cannot be written: checked before the search).
 
 local USAGE = [[
 Usage: konane scripts/annotate.lua IN.pgn [--time S | --depth N] [--out OUT.pgn] [--html OUT.html]
@@ -77,6 +77,19 @@ while i <= #arg do
 end
 if not input then usage_error("an input PGN file is needed") end
 if opts.time and opts.depth then usage_error("--time and --depth exclude each other") end
+
+-- An output that cannot be written is refused now, not after the whole search (which can take
+-- hours): opened for appending, so nothing is truncated, and removed again if it was made here.
+local function check_writable(option, path)
+  local before = io.open(path, "rb")
+  if before then before:close() end
+  local f, oerr = io.open(path, "ab")
+  if not f then usage_error(option .. ": cannot write " .. tostring(oerr)) end
+  f:close()
+  if not before then os.remove(path) end
+end
+if out then check_writable("--out", out) end
+if html then check_writable("--html", html) end
 
 local konane = require "konane"
 local pgn = konane.pgn

@@ -190,6 +190,17 @@ T["scripts/annotate.lua: bad input is a clear error with exit status 2"] = funct
   out, rc = run(dir .. "/ok.pgn --depth 2")
   assert(rc == 0, out)
   assert(out:match("1%. d3%S* {%[%%eval") and not out:find("positions", 1, true), out)
+  -- an output that cannot be written is refused before the search (it failed with exit 1 after
+  -- searching every position), and a writable one is not left behind when the input is bad
+  for _, opt in ipairs { "--out", "--html" } do
+    out, rc = run(dir .. "/ok.pgn --depth 2 " .. opt .. " " .. dir .. "/no/such/dir/x")
+    assert(rc == 2 and out:find(opt .. ": cannot write", 1, true)
+      and out:find("no/such/dir/x", 1, true), out)
+    out, rc = run(dir .. "/bad.pgn " .. opt .. " " .. dir .. "/new.out")
+    assert(rc == 2 and not io.open(dir .. "/new.out"), out)
+  end
+  out, rc = run(dir .. "/ok.pgn --depth 2 --out " .. dir .. "/ok.pgn")
+  assert(rc == 0 and sh("cat " .. dir .. "/ok.pgn"):find("[%eval", 1, true), out)
   sh("rm -rf '" .. dir .. "'")
 end
 
