@@ -210,6 +210,21 @@ static void publish_width(lua_State *L) {
   lua_pop(L, 2);
 }
 
+/*
+** Piped input: the number of lines that failed so far, as repl.opts.failed,
+** so that quit() exits with the status the end of the input would give.
+*/
+static void publish_failed(lua_State *L, int errors) {
+  if (repl_ref == LUA_NOREF)
+    return;
+  lua_rawgeti(L, LUA_REGISTRYINDEX, repl_ref);
+  if (lua_getfield(L, -1, "opts") == LUA_TTABLE) {
+    lua_pushinteger(L, errors);
+    lua_setfield(L, -2, "failed");
+  }
+  lua_pop(L, 2);
+}
+
 /* Show the values a command returned, through repl.show or print. */
 static void show_results(lua_State *L, int n) {
   int status;
@@ -659,6 +674,8 @@ int repl_loop(lua_State *L, int tty, FILE *in) {
     host_set_signal(SIGINT, host_on_sigint);  /* host_docall re-armed it; keep it at the prompt */
     host_clear_interrupt(L);
     lua_settop(L, 0);
+    if (!tty)
+      publish_failed(L, errors);
   }
   if (p.len > 0) {  /* input ended inside a statement: report it */
     int status = luaL_loadbuffer(L, p.buf, p.len, CHUNKNAME);

@@ -633,6 +633,13 @@ static void piped_input_runs_without_prompts(void **state) {
   assert_null(strstr(out, "> "));
   assert_null(strstr(out, "\033["));
   assert_int_equal(rc, 0);
+  /* quit() at the end keeps the status: 1 when a line failed (it exited 0) */
+  out = run_piped(cmd, "d5\nd9\nquit()\nprint('after quit')\n", &rc);
+  assert_non_null(strstr(out, "illegal move 'd9'"));
+  assert_null(strstr(out, "after quit"));
+  assert_true(rc != 0);
+  out = run_piped(cmd, "d5\nquit()\nd9\n", &rc);
+  assert_int_equal(rc, 0);
   /* an error in a piped script: message, traceback, non-zero status */
   out = run_piped(cmd, "print('a')\nerror('bad thing')\n", &rc);
   assert_non_null(strstr(out, "bad thing"));

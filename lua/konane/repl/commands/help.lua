@@ -37,7 +37,8 @@ Tab completes names and methods, Ctrl-C stops a search, Ctrl-D leaves. Details: 
 Leaves the REPL. The history is kept in ~/.konane_history (or $KONANE_HISTORY).]],
     fn = function()
       S.drop_opponent()
-      os.exit(0, true)
+      -- piped input: status 1 when a line failed, as at the end of the input
+      os.exit((S.opts.failed or 0) == 0, true)
     end,
   },
 }
