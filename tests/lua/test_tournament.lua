@@ -652,6 +652,21 @@ tests["the API refuses a bot file that is not there before any game"] = function
   end
 end
 
+tests["a UGI engine whose program is not there is refused before any game"] = function()
+  -- it played every game as a handshake failure and exited 0
+  for spec, want in pairs { ["ugi:/nonexistent/engine --x"] = "cannot run '/nonexistent/engine': no such file",
+                            ["ugi:no-such-konane-engine"] = "'no-such-konane-engine': no such program on PATH" } do
+    local ok, err = pcall(T.new, base { bots = { "random", spec } })
+    assert(not ok and err:find("bot 2: " .. spec, 1, true) and err:find(want, 1, true), tostring(err))
+  end
+  local dir = tmpdir()
+  local code, out = cli { "--bot", "ugi:/nonexistent/engine", "--bot", "random", "--out", dir .. "/t" }
+  assert(code == 2 and out:find("no such file", 1, true) and not io.open(dir .. "/t/games.pgn"), out)
+  -- a program found along PATH, or by its path, passes
+  assert(T.settings { bots = { "ugi:python3 examples/ugi/konane_bot.py", "ugi:/bin/sh -c x" } })
+  cleanup()
+end
+
 tests["a misspelt setting raises unknown option"] = function()
   local ok, err = pcall(T.settings, { bots = { "greedy", "random" }, gmaes = 4 })
   assert(not ok and err:find("unknown option 'gmaes'", 1, true), tostring(err))

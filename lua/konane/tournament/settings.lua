@@ -70,6 +70,23 @@ function M.display_name(spec)
   return spec
 end
 
+-- Can 'prog' (an engine command's first word) be run: a path to an existing file, or a name
+-- found along PATH (as execvp looks for it)? True when PATH is unset: execvp's default applies.
+local function runnable(prog)
+  local function exists(path)
+    local f = io.open(path, "r")
+    if f then f:close() end
+    return f ~= nil
+  end
+  if prog:find("/", 1, true) then return exists(prog) end
+  local path = os.getenv("PATH")
+  if not path or path == "" then return true end
+  for dir in (path .. ":"):gmatch("([^:]*):") do
+    if exists((dir == "" and "." or dir) .. "/" .. prog) then return true end
+  end
+  return false
+end
+
 -- The players: labels must be unique (they name the bots in the records).
 local function players_of(bots)
   local players, seen = {}, {}
@@ -83,6 +100,15 @@ local function players_of(bots)
       if okp and is_path and not b:match("^ugi:") then
         local ok, err = pcall(require("konane").bot, b)
         if not ok then error("bot " .. i .. ": " .. M.clean(err), 0) end
+      elseif b:match("^ugi:") then
+        -- so is an engine whose program does not exist (every game a handshake failure)
+        local ok, argv = pcall(require("konane.ugi.player").command, b:sub(5))
+        if not ok then error("bot " .. i .. ": " .. M.clean(argv), 0) end
+        if not argv[1] then error("bot " .. i .. ": '" .. b .. "' names no command", 0) end
+        if not runnable(argv[1]) then
+          error(("bot %d: %s: cannot run '%s': no such %s"):format(i, b, argv[1],
+            argv[1]:find("/", 1, true) and "file" or "program on PATH"), 0)
+        end
       end
     elseif type(b) == "table" and (b.choose or b.spec) then
       p.spec = b.spec
