@@ -1,6 +1,7 @@
 /*
 ** lproc.c
-** Lua binding: clock, directories, child processes, fsync, locks, terminal
+** Lua binding: clock, directories, child processes, fsync, locks, terminal,
+** calls with a memory limit
 ** See docs/architecture.md for the map of files
 */
 #define _POSIX_C_SOURCE 200809L
@@ -40,6 +41,50 @@ double lk_now(void) {
 static int l_clock(lua_State *L) {
   lua_pushnumber(L, lk_now());
   return 1;
+}
+
+/*
+** core.call_limited(bytes, f, ...) -> true, f's results | false, message.
+** Calls f as pcall does, with the state's memory allowed to grow by at most
+** 'bytes' during the call (net: what it frees counts back): an allocation past
+** that fails, which Lua raises as "not enough memory". For small untrusted
+** chunks (weights files): an instruction budget cannot stop one that doubles a
+** string thirty times.
+*/
+typedef struct {
+  lua_Alloc f;
+  void *ud;
+  long long grown, limit;
+} MemLimit;
+
+static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+  MemLimit *m = ud;
+  long long old = ptr ? (long long)osize : 0; /* with no block, osize is a type tag */
+  void *p;
+  if (nsize > 0 && (long long)nsize > old && m->grown + ((long long)nsize - old) > m->limit)
+    return NULL;
+  p = m->f(m->ud, ptr, osize, nsize);
+  if (p != NULL || nsize == 0)
+    m->grown += (long long)nsize - old;
+  return p;
+}
+
+static int l_call_limited(lua_State *L) {
+  lua_Integer bytes = luaL_checkinteger(L, 1);
+  MemLimit m;
+  int status, n;
+  luaL_argcheck(L, bytes > 0, 1, "a positive number of bytes expected");
+  luaL_checkany(L, 2);
+  m.f = lua_getallocf(L, &m.ud);
+  m.grown = 0;
+  m.limit = (long long)bytes;
+  lua_setallocf(L, limited_alloc, &m);
+  status = lua_pcall(L, lua_gettop(L) - 2, LUA_MULTRET, 0);
+  lua_setallocf(L, m.f, m.ud);
+  n = lua_gettop(L) - 1; /* the results (or the message) above 'bytes' */
+  lua_pushboolean(L, status == LUA_OK);
+  lua_replace(L, 1);
+  return n + 1;
 }
 
 /* core.listdir(path) -> sorted-by-Lua list of entry names, or nil, message. */
@@ -745,6 +790,7 @@ static int l_spawn_entry(lua_State *L) {
 }
 
 const luaL_Reg lk_proc_funcs[] = {{"clock", l_clock},
+                                         {"call_limited", l_call_limited},
                                          {"listdir", l_listdir},
                                          {"spawn", l_spawn_entry},
                                          {"fd_read", l_fd_read},

@@ -70,6 +70,9 @@ T["a built-in bot's spec may name a weights file by its path (alphabeta:weights=
                             ["\nlocal x = os.time() return {}"] = "bad.lua:2: ",
                             ["local t = nil return t.x"] = "bad.lua:1: attempt to index",
                             ["while true do end"] = "runs too long",
+                            -- it allocated 256 MB in the caller's process and was accepted
+                            ["local s = 'x' for _ = 1, 28 do s = s .. s end return { movers = #s % 7 }"]
+                              = "uses too much memory",
                             ["return 42"] = "does not return a table" } do
     H.write(dir .. "/bad.lua", body)
     local ok2, err2 = pcall(konane.bot, "alphabeta:weights=" .. dir .. "/bad.lua")
@@ -78,6 +81,14 @@ T["a built-in bot's spec may name a weights file by its path (alphabeta:weights=
       body .. ": " .. err2)
     assert(want == "does not return a table" or not err2:find("does not return", 1, true), err2)
   end
+  -- the limit holds during the call only: results and errors pass through, memory is normal after
+  local call_limited = konane.core.call_limited
+  local r = table.pack(call_limited(1 << 20, function(a, b) return a + b, "x" end, 2, 3))
+  assert(r.n == 3 and r[1] == true and r[2] == 5 and r[3] == "x")
+  r = table.pack(call_limited(1 << 20, error, "boom", 0))
+  assert(r.n == 2 and r[1] == false and r[2] == "boom")
+  assert(select(2, call_limited(1 << 20, string.rep, "x", 4 << 20)) == "not enough memory")
+  assert(#("x"):rep(64 << 20) == 64 << 20)
   assert(konane.bot("alphabeta:movers=-10000,mobility=10000"))
   H.cleanup()
 end

@@ -55,10 +55,12 @@ local WEIGHT_SET = {}
 for _, k in ipairs(WEIGHTS) do WEIGHT_SET[k], WEIGHT_SET[k .. "_late"] = true, true end
 
 local WEIGHTS_FILE_BUDGET = 10000000 -- VM instructions
+local WEIGHTS_FILE_MEMORY = 16 * 1024 * 1024 -- bytes it may allocate
 
 --- load_weights(name_or_path) -> table
 -- Reads a weights file: Lua text returning {name = number, ...} (run with an empty environment,
--- so it can only compute its table). A bare name (no '/', no '.lua') is a set shipped in
+-- so it can only compute its table, within budgets of instructions and memory). A bare name (no
+-- '/', no '.lua') is a set shipped in
 -- lua/konane/weights/, found on package.path. Raises with the file and the reason.
 function M.load_weights(path)
   if path:match("^[%w_%-]+$") then
@@ -72,11 +74,16 @@ function M.load_weights(path)
   local chunk, err = loadfile(path, "t", {})
   if not chunk then error("bad option weights for bot 'alphabeta' (" .. tostring(err) .. ")", 0) end
   -- A weights file is data: a budget of VM instructions (far above any table of numbers) stops
-  -- one that loops for ever, instead of hanging the bot's maker (a tournament's start).
+  -- one that loops for ever, instead of hanging the bot's maker (a tournament's start), and a
+  -- memory budget one that builds a huge string (it runs in the caller's process).
   local co = coroutine.create(chunk)
   debug.sethook(co, function() error("runs too long (a weights file only returns a table)", 2) end,
     "", WEIGHTS_FILE_BUDGET)
-  local ok, w = coroutine.resume(co)
+  local called, ok, w = require("konane.core").call_limited(WEIGHTS_FILE_MEMORY, coroutine.resume, co)
+  if not called then ok, w = false, ok end
+  if not ok and w == "not enough memory" then
+    w = path .. ": uses too much memory (a weights file only returns a table)"
+  end
   if not ok then
     error(("bad option weights for bot 'alphabeta' (%s)"):format(tostring(w)), 0)
   end
