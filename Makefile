@@ -169,7 +169,8 @@ install: all
 	  find konane -type f -name '*.lua' -exec install -m 644 {} "$(LUADIR)/{}" \;
 	install -m 644 docs/konane.1 "$(DESTDIR)$(PREFIX)/share/man/man1/konane.1"
 	install -m 644 scripts/tournament.lua "$(DESTDIR)$(PREFIX)/share/konane/tournament.lua"
-	install -m 644 scripts/report.lua scripts/annotate.lua "$(DESTDIR)$(PREFIX)/share/konane/"
+	install -m 644 scripts/report.lua scripts/annotate.lua scripts/solve.lua scripts/cgt.lua \
+	  "$(DESTDIR)$(PREFIX)/share/konane/"
 	# the installed command names its own host, so it runs without PREFIX/bin on the PATH
 	sed '1s|^#!.*|#!$(PREFIX)/bin/konane|' scripts/tournament.lua >"$(DESTDIR)$(PREFIX)/bin/konane-tournament"
 	chmod 755 "$(DESTDIR)$(PREFIX)/bin/konane-tournament"

@@ -33,6 +33,11 @@ T["make install to a PREFIX gives a host that finds its library"] = function()
   for _, f in ipairs { "/lib/lua/5.4/konane/core.so", "/share/lua/5.4/konane/variants/brainking.lua" } do
     assert(sh("test -f " .. prefix .. f .. " && echo yes") == "yes\n", f)
   end
+  -- the user's scripts run from the installation (solve.lua and cgt.lua were not installed)
+  for _, name in ipairs { "tournament", "report", "annotate", "solve", "cgt" } do
+    out, code = sh(("cd / && %s/bin/konane %s/share/konane/%s.lua --help"):format(prefix, prefix, name))
+    assert(code == 0 and out:lower():find("usage:", 1, true), name .. ".lua: " .. out)
+  end
   -- a copy of the host away from its tree falls back on the PREFIX compiled
   -- in: the install rebuilt the host for this PREFIX
   local away = tmpdir()
