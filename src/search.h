@@ -61,7 +61,8 @@ typedef int (*kn_info_fn)(void *ud, const kn_search_result *r);
 #define KN_EXP_HELPER_ORDER 2048 /* helpers take the root moves in the main order */
 #define KN_EXP_HISTRED 4096 /* one more reduction for moves with no history */
 #define KN_EXP_HMALUS 8192 /* history malus (depth^2) for moves tried before a cutoff */
-#define KN_EXP_HDECAY 16384 /* history less a quarter for moves tried before a cutoff */
+#define KN_EXP_NO_HDECAY 16384 /* no history decay (below): the search of
+                                  the eighth session */
 
 /* Endgame proof mode: narrow jump-phase roots with at most this many
 ** pieces go to the exact solver first (kn_search_opts.proof_pieces). */

@@ -362,6 +362,57 @@ static void threads_keep_proved_results_exact(void **state) {
   }
 }
 
+/* The history settings (decay by default, none with KN_EXP_NO_HDECAY,
+** the depth^2 malus) change the order of the moves, never a proved
+** result: full-depth searches agree with the solver and with each other,
+** and the switch does change the tree (node counts at a fixed depth). */
+static void history_settings_keep_proved_results_exact(void **state) {
+  static const unsigned exps[] = {0, KN_EXP_NO_HDECAY, KN_EXP_HMALUS};
+  uint64_t seed = 57;
+  int k, e, differ = 0;
+  (void)state;
+  for (k = 0; k < 6; k++) {
+    kn_board b;
+    kn_pos p;
+    int truth, score0 = 0;
+    tu_random_pos(&b, &p, k & 1 ? 6 : 8, k & 1 ? 6 : 8, k & 1 ? 14 : 30, &seed);
+    truth = solve_truth(&b, &p);
+    for (e = 0; e < 3; e++) {
+      kn_search_opts o;
+      kn_search_result r;
+      kn_search_opts_default(&o);
+      o.exp = exps[e];
+      o.lim.depth = kn_bits_count(&p.occ) + 2;
+      search_pos(&b, &p, 1, &o, &r);
+      assert_true(kn_score_proven(r.score));
+      assert_int_equal(r.score > 0, truth);
+      if (!e) score0 = r.score;
+      assert_int_equal(r.score, score0);
+      if (truth) {
+        kn_pos q = p;
+        assert_true(kn_is_legal(&b, &q, r.move));
+        kn_make(&b, &q, r.move);
+        assert_int_equal(solve_truth(&b, &q), 0);
+      }
+    }
+  }
+  /* midgame positions at depth 8: the decay orders differently */
+  for (k = 0; k < 4; k++) {
+    kn_board b;
+    kn_pos p;
+    kn_search_opts o;
+    kn_search_result r0, r1;
+    tu_random_pos(&b, &p, 8, 8, 12 + 4 * k, &seed);
+    kn_search_opts_default(&o);
+    o.lim.depth = 8;
+    search_pos(&b, &p, 4, &o, &r0);
+    o.exp = KN_EXP_NO_HDECAY;
+    search_pos(&b, &p, 4, &o, &r1);
+    differ += r0.nodes != r1.nodes;
+  }
+  assert_true(differ > 0);
+}
+
 /* Lockstep (a measuring mode: two threads taking turns of a fixed number
 ** of nodes) makes a two-thread search depend on node counts alone: the
 ** same tree twice, at a fixed depth and at a node limit; and a proved
@@ -640,6 +691,7 @@ static void pool_answers_without_waiting_for_helpers(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(threads_keep_proved_results_exact),
+      cmocka_unit_test(history_settings_keep_proved_results_exact),
       cmocka_unit_test(lockstep_threads_are_deterministic),
       cmocka_unit_test(pool_answers_without_waiting_for_helpers),
       cmocka_unit_test(helpers_search_during_the_proof_mode),
