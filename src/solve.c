@@ -143,10 +143,14 @@ typedef struct shared {
   uint64_t (*sym)[8][256]; /* per symmetry, per byte: the image bits */
   int nthreads;
   double deadline;         /* kn_clock seconds, <= 0: none */
-  _Atomic int stop;        /* a limit or the user: every thread unwinds */
-  _Atomic uint64_t nodes;  /* nodes reported by the threads' polls */
-  _Atomic int idle;        /* threads waiting for work */
-  pthread_mutex_t mu;
+  /* Read at every node, written seldom: a line of their own, so that the
+  ** writes below (locks, idle counts, node reports) do not make every
+  ** node of the other threads miss it. */
+  _Alignas(64) _Atomic int stop; /* a limit or the user: every thread unwinds */
+  _Atomic unsigned cuts;   /* split points decided so far (cut_seen) */
+  _Alignas(64) _Atomic uint64_t nodes; /* nodes reported by the threads' polls */
+  _Alignas(64) _Atomic int idle; /* threads waiting for work */
+  _Alignas(64) pthread_mutex_t mu;
   pthread_cond_t wake;     /* a split point opened or a helper left one */
   split *open;             /* split points taking helpers, under 'mu' */
   _Atomic unsigned events; /* bumped with each broadcast of 'wake' */
@@ -167,6 +171,7 @@ typedef struct vctx {
   uint64_t nodes, nextpoll, reported;
   int stop;
   split *sp;               /* the innermost split point this thread is in */
+  unsigned seen;           /* sh->cuts when 'sp' and above were last checked */
   split *splits;           /* per ply: the split point this thread owns */
   pthread_t th;
   int started;
@@ -198,8 +203,25 @@ static inline int cut_off(split *sp) {
   return 0;
 }
 
+/* Makes 'sp' the thread's innermost split point; the next node checks it
+** and those above it. */
+static inline void set_sp(vctx *s, split *sp) {
+  s->sp = sp;
+  s->seen = LOAD(s->sh->cuts) - 1;
+}
+
+/* Marks 'sp' decided: every thread below it unwinds. sh->cuts tells them
+** to look (released after the mark, so a thread that sees the count sees
+** the mark). */
+static inline void cut_split(shared *sh, split *sp) {
+  STORE(sp->cut, 1);
+  atomic_fetch_add_explicit(&sh->cuts, 1, memory_order_release);
+}
+
 /* Counts a node and checks the limits (every POLL nodes), the shared stop
-** flag and the split points above (several threads); returns nonzero when
+** flag and, when a split point somewhere has been decided since the last
+** look, the split points above (several threads: walking them at every
+** node reads lines that the other threads write); returns nonzero when
 ** stopped. */
 static inline int count_node(vctx *s) {
   shared *sh = s->sh;
@@ -208,8 +230,13 @@ static inline int count_node(vctx *s) {
     if (sh->lim->nodes && s->nodes >= sh->lim->nodes) s->stop = KN_STOP_LIMIT;
   } else {
     int st = LOAD(sh->stop);
+    unsigned c;
     if (st) s->stop = st;
-    else if (cut_off(s->sp)) s->stop = STOP_CUT;
+    else if ((c = atomic_load_explicit(&sh->cuts, memory_order_acquire)) !=
+             s->seen) {
+      s->seen = c;
+      if (cut_off(s->sp)) s->stop = STOP_CUT;
+    }
   }
   if (s->nodes >= s->nextpoll) {
     poll_limits(s);
@@ -488,7 +515,7 @@ static void split_work(vctx *s, split *sp) {
     if (s->stop) return;
     if (!w) {
       s->killer[sp->ply] = sp->mk[i];
-      STORE(sp->cut, 1);
+      cut_split(s->sh, sp);
       return;
     }
   }
@@ -537,9 +564,9 @@ static void split_join(vctx *s, split *sp, split *home) {
   shared *sh = s->sh;
   sp->helpers++;
   pthread_mutex_unlock(&sh->mu);
-  s->sp = sp;
+  set_sp(s, sp);
   split_work(s, sp);
-  s->sp = home;
+  set_sp(s, home);
   if (s->stop == STOP_CUT && !cut_off(home)) s->stop = 0;
   pthread_mutex_lock(&sh->mu);
   if (--sp->helpers == 0) signal_event(sh);
@@ -567,7 +594,7 @@ static int split_search(vctx *s, uint64_t occ, int stm, int ply,
   signal_event(sh);
   pthread_mutex_unlock(&sh->mu);
 
-  s->sp = sp;
+  set_sp(s, sp);
   split_work(s, sp);
   if (s->stop == STOP_CUT && !cut_off(sp->parent)) s->stop = 0;
 
@@ -585,7 +612,7 @@ static int split_search(vctx *s, uint64_t occ, int stm, int ply,
     wait_event(sh);
   }
   pthread_mutex_unlock(&sh->mu);
-  s->sp = sp->parent;
+  set_sp(s, sp->parent);
   if (s->stop == STOP_CUT && !cut_off(sp->parent)) s->stop = 0;
   if (!s->stop && LOAD(sh->stop)) s->stop = LOAD(sh->stop);
   if (!s->stop && cut_off(sp->parent)) s->stop = STOP_CUT;
