@@ -22,8 +22,10 @@ static const char *const weight_names[2 * KN_NWEIGHTS] = {
 void kn_weights_default(kn_weights *w) {
   memset(w, 0, sizeof *w);
   w->w[KN_F_MOBILITY] = 100;
-  w->w[KN_F_MOVERS] = 62;
-  w->w[KN_F_TEMPO] = 21;
+  w->w[KN_F_MOVERS] = 80;
+  w->w[KN_F_TEMPO] = 35;
+  w->w[KN_F_EDGE] = 70;
+  w->w[KN_F_CORNER] = 146;
   memcpy(w->late, w->w, sizeof w->late);
   kn_weights_phase(w);
 }

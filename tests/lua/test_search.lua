@@ -304,19 +304,23 @@ end
 
 T["weights change the built-in evaluation"] = function()
   local g = midgame()
-  local a = g:search { depth = 1, weights = { mobility = 100, movers = 0, tempo = 0 } }
-  local b = g:search { depth = 1, weights = { mobility = 200, movers = 0, tempo = 0 } }
+  -- only the weights named here: every other default set to 0
+  local function only(w)
+    local _, default = g:features()
+    for k in pairs(default) do if w[k] == nil then w[k] = 0 end end
+    return w
+  end
+  local a = g:search { depth = 1, weights = only { mobility = 100 } }
+  local b = g:search { depth = 1, weights = only { mobility = 200 } }
   assert(b.score == 2 * a.score)
-  local c = g:search { depth = 1, weights = { mobility = 0, movers = 0, tempo = 5 } }
+  local c = g:search { depth = 1, weights = only { tempo = 5 } }
   assert(c.score == -5) -- one ply: the opponent's tempo
   -- game phase: tempo 0 on the full board, 6400 on the empty one: -6400 * empties / squares
   local n = g:count("black") + g:count("white") - 1 -- one ply later: a single jump takes one
-  local d = g:search { depth = 1, weights = { mobility = 0, movers = 0, tempo = 0,
-                                              tempo_late = 6400 } }
+  local d = g:search { depth = 1, weights = only { tempo_late = 6400 } }
   assert(d.score == -((6400 * (36 - n)) // 36), d.score) -- the best child: a single jump
   -- a weight given without its late value is flat: the same as before
-  local e = g:search { depth = 1, weights = { mobility = 100, movers = 0, tempo = 0,
-                                              mobility_late = 100 } }
+  local e = g:search { depth = 1, weights = only { mobility = 100, mobility_late = 100 } }
   assert(e.score == a.score)
   expect_error("unknown weight 'speed_late'", g.search, g, { depth = 1,
     weights = { speed_late = 1 } })
@@ -527,6 +531,18 @@ T["weights a table leaves out keep their defaults (the README's example)"] = fun
   end
   local r = g:search { depth = 1, weights = { movers = 0, safe = 40 }, table = konane.hashtable(0) }
   assert(r.score == best, ("search %d, recount %d"):format(r.score, best))
+end
+
+T["the default weights are the set weights=edge (SPRT H1 in the ninth session)"] = function()
+  local g = midgame()
+  local _, default = g:features()
+  local set = dofile("lua/konane/weights/edge.lua")
+  for k, v in pairs(default) do assert(v == (set[k] or 0), k) end
+  for k, v in pairs(set) do assert(default[k] == v, k) end
+  -- and the search with no weights is the search with that set, node for node
+  local a = g:search { depth = 6, table = konane.hashtable(1) }
+  local b = g:search { depth = 6, weights = set, table = konane.hashtable(1) }
+  assert(a.move == b.move and a.score == b.score and a.nodes == b.nodes)
 end
 
 return T
