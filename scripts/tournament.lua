@@ -328,6 +328,14 @@ local function main(args)
       if not ok then usage_error("--bot " .. spec .. ": " .. for_user(err)) end
     end
     o.out = o.out or os.date("tournament-%Y%m%d-%H%M%S")
+    -- an --out naming a file is a bad value too, refused before anything is printed or written
+    local f = io.open(o.out, "r")
+    if f then
+      f:close()
+      local d = io.open(o.out .. "/.", "r")
+      if not d then usage_error("--out " .. o.out .. ": a file, not a directory") end
+      d:close()
+    end
   end
   if #o.bots == 0 then o.bots = nil end
   local ok, t = pcall(tournament.new, o)

@@ -667,6 +667,19 @@ tests["a UGI engine whose program is not there is refused before any game"] = fu
   cleanup()
 end
 
+tests["an --out that names a file exits 2 before anything is printed"] = function()
+  -- it printed the header, then failed to make the directory with exit 1
+  local dir = tmpdir()
+  local file = dir .. "/a-file"
+  H.write(file, "keep me\n")
+  local code, out = cli { "--bot", "random", "--bot", "greedy", "--size", "4x4", "--out", file }
+  assert(code == 2 and out:find("--out " .. file .. ": a file, not a directory", 1, true), out)
+  assert(not out:find("Round robin", 1, true) and H.read(file) == "keep me\n", out)
+  code, out = cli { "--bot", "random", "--bot", "greedy", "--size", "4x4", "--games", "2", "--out", dir }
+  assert(code == 0, out)
+  cleanup()
+end
+
 tests["a misspelt setting raises unknown option"] = function()
   local ok, err = pcall(T.settings, { bots = { "greedy", "random" }, gmaes = 4 })
   assert(not ok and err:find("unknown option 'gmaes'", 1, true), tostring(err))
