@@ -38,6 +38,20 @@
 #ifndef HDECAY_SHIFT
 #define HDECAY_SHIFT 2
 #endif
+/* ProbCut (KN_EXP_PROBCUT): from this depth, the margin over beta (100 is
+** a move of mobility), the plies taken off, the moves tried. */
+#ifndef PC_DEPTH
+#define PC_DEPTH 5
+#endif
+#ifndef PC_MARGIN
+#define PC_MARGIN 150
+#endif
+#ifndef PC_CUT
+#define PC_CUT 3
+#endif
+#ifndef PC_TRIES
+#define PC_TRIES 3
+#endif
 #ifndef FUT_MARGIN
 #define FUT_MARGIN 200
 #endif
@@ -335,6 +349,38 @@ static int node(sctx *s, int depth, int alpha, int beta, int ply) {
       int ev = leaf(s, ply);
       if (ev + FUT_MARGIN * depth <= alpha) prune = 1;
     }
+  }
+
+  /* ProbCut (experiment): at a non-PV node far from the end, the first
+  ** PC_TRIES moves in order get a null-window search PC_CUT plies
+  ** shallower at beta + PC_MARGIN; one that beats it predicts a cutoff
+  ** of the full search (stored as a lower bound at the depth it had). */
+  if ((s->o->exp & KN_EXP_PROBCUT) && !pvnode && depth >= PC_DEPTH &&
+      s->lmr && depth < kn_bits_count(&s->pos.occ) &&
+      beta > -KN_WIN_MIN + PC_MARGIN && beta < KN_WIN_MIN - PC_MARGIN) {
+    int rbeta = beta + PC_MARGIN, q, tries = n < PC_TRIES ? n : PC_TRIES;
+    for (q = 0; q < tries; q++) {
+      int j, bj = q, v;
+      for (j = q + 1; j < n; j++)
+        if (k[j] > k[bj]) bj = j;
+      if (bj != q) {
+        kn_move tm = mv[q];
+        uint64_t tk = mk[q];
+        int tkey = k[q];
+        mv[q] = mv[bj], mk[q] = mk[bj], k[q] = k[bj];
+        mv[bj] = tm, mk[bj] = tk, k[bj] = tkey;
+      }
+      make(s, mv[q], mk[q]);
+      v = -child(s, depth - 1 - PC_CUT, -rbeta, -rbeta + 1, ply + 1);
+      unmake(s, mv[q], mk[q]);
+      if (s->stop) return 0;
+      if (v >= rbeta) {
+        kn_tt_store(s->tt, key, s->pos.stm, mv[q], to_tt(v, ply),
+                    depth - PC_CUT, KN_TT_LOWER);
+        return v;
+      }
+    }
+    first = -1; /* the moves were reordered: the main loop selects again */
   }
 
   /* 6. PVS over the moves, best key first (selection: cutoffs come early). */
