@@ -38,7 +38,7 @@
 #ifndef HDECAY_SHIFT
 #define HDECAY_SHIFT 2
 #endif
-/* ProbCut (KN_EXP_PROBCUT): from this depth, the margin over beta (100 is
+/* ProbCut (node(); KN_EXP_NO_PROBCUT: off): from this depth, the margin over beta (100 is
 ** a move of mobility), the plies taken off, the moves tried. */
 #ifndef PC_DEPTH
 #define PC_DEPTH 5
@@ -351,11 +351,11 @@ static int node(sctx *s, int depth, int alpha, int beta, int ply) {
     }
   }
 
-  /* ProbCut (experiment): at a non-PV node far from the end, the first
+  /* ProbCut: at a non-PV node far from the end, the first
   ** PC_TRIES moves in order get a null-window search PC_CUT plies
   ** shallower at beta + PC_MARGIN; one that beats it predicts a cutoff
   ** of the full search (stored as a lower bound at the depth it had). */
-  if ((s->o->exp & KN_EXP_PROBCUT) && !pvnode && depth >= PC_DEPTH &&
+  if (!(s->o->exp & KN_EXP_NO_PROBCUT) && !pvnode && depth >= PC_DEPTH &&
       s->lmr && depth < kn_bits_count(&s->pos.occ) &&
       beta > -KN_WIN_MIN + PC_MARGIN && beta < KN_WIN_MIN - PC_MARGIN) {
     int rbeta = beta + PC_MARGIN, q, tries = n < PC_TRIES ? n : PC_TRIES;

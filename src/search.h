@@ -63,8 +63,8 @@ typedef int (*kn_info_fn)(void *ud, const kn_search_result *r);
 #define KN_EXP_HMALUS 8192 /* history malus (depth^2) for moves tried before a cutoff */
 #define KN_EXP_NO_HDECAY 16384 /* no history decay (below): the search of
                                   the eighth session */
-#define KN_EXP_PROBCUT 32768 /* ProbCut: a shallow search of the first
-                                moves far above beta cuts off */
+#define KN_EXP_NO_PROBCUT 32768 /* no ProbCut (a shallow search of the
+                                   first moves far above beta cutting off) */
 
 /* Endgame proof mode: narrow jump-phase roots with at most this many
 ** pieces go to the exact solver first (kn_search_opts.proof_pieces). */

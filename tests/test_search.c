@@ -363,13 +363,15 @@ static void threads_keep_proved_results_exact(void **state) {
 }
 
 /* The history settings (decay by default, none with KN_EXP_NO_HDECAY,
-** the depth^2 malus) change the order of the moves, never a proved
-** result: full-depth searches agree with the solver and with each other,
-** and the switch does change the tree (node counts at a fixed depth). */
+** the depth^2 malus) and ProbCut (on by default) change the tree, never a
+** proved result: full-depth searches agree with the solver and with each
+** other, and the history switch does change the tree (node counts at a
+** fixed depth). */
 static void history_settings_keep_proved_results_exact(void **state) {
-  static const unsigned exps[] = {0, KN_EXP_NO_HDECAY, KN_EXP_HMALUS};
+  static const unsigned exps[] = {0, KN_EXP_NO_HDECAY, KN_EXP_HMALUS,
+                                  KN_EXP_NO_PROBCUT};
   uint64_t seed = 57;
-  int k, e, differ = 0;
+  int k, e, differ = 0, cut = 0;
   (void)state;
   for (k = 0; k < 6; k++) {
     kn_board b;
@@ -377,7 +379,7 @@ static void history_settings_keep_proved_results_exact(void **state) {
     int truth, score0 = 0;
     tu_random_pos(&b, &p, k & 1 ? 6 : 8, k & 1 ? 6 : 8, k & 1 ? 14 : 30, &seed);
     truth = solve_truth(&b, &p);
-    for (e = 0; e < 3; e++) {
+    for (e = 0; e < 4; e++) {
       kn_search_opts o;
       kn_search_result r;
       kn_search_opts_default(&o);
@@ -401,16 +403,21 @@ static void history_settings_keep_proved_results_exact(void **state) {
     kn_board b;
     kn_pos p;
     kn_search_opts o;
-    kn_search_result r0, r1;
+    kn_search_result r0, r1, r2;
     tu_random_pos(&b, &p, 8, 8, 12 + 4 * k, &seed);
     kn_search_opts_default(&o);
     o.lim.depth = 8;
     search_pos(&b, &p, 4, &o, &r0);
     o.exp = KN_EXP_NO_HDECAY;
     search_pos(&b, &p, 4, &o, &r1);
+    o.exp = KN_EXP_NO_PROBCUT;
+    search_pos(&b, &p, 4, &o, &r2);
     differ += r0.nodes != r1.nodes;
+    /* ProbCut saves nodes at a fixed depth (somewhere) */
+    cut += r0.nodes < r2.nodes;
   }
   assert_true(differ > 0);
+  assert_true(cut > 0);
 }
 
 /* Lockstep (a measuring mode: two threads taking turns of a fixed number
