@@ -228,6 +228,17 @@ static inline int hist_index(const sctx *s, kn_move m) {
 */
 static int node(sctx *s, int depth, int alpha, int beta, int ply);
 
+/* Swaps entries a and b of a node's move list (moves, masks, keys): the
+** selection loops pick the best key left into place. */
+static inline void swap_moves(kn_move *mv, uint64_t *mk, int *k, int a,
+                              int b) {
+  kn_move tm = mv[a];
+  uint64_t tk = mk[a];
+  int tkey = k[a];
+  mv[a] = mv[b], mk[a] = mk[b], k[a] = k[b];
+  mv[b] = tm, mk[b] = tk, k[b] = tkey;
+}
+
 /* Step 1 of every node: count it and honour the limits; nonzero: stop. */
 static inline int enter(sctx *s, int ply) {
   s->nodes++;
@@ -363,13 +374,7 @@ static int node(sctx *s, int depth, int alpha, int beta, int ply) {
       int j, bj = q, v;
       for (j = q + 1; j < n; j++)
         if (k[j] > k[bj]) bj = j;
-      if (bj != q) {
-        kn_move tm = mv[q];
-        uint64_t tk = mk[q];
-        int tkey = k[q];
-        mv[q] = mv[bj], mk[q] = mk[bj], k[q] = k[bj];
-        mv[bj] = tm, mk[bj] = tk, k[bj] = tkey;
-      }
+      if (bj != q) swap_moves(mv, mk, k, q, bj);
       make(s, mv[q], mk[q]);
       v = -child(s, depth - 1 - PC_CUT, -rbeta, -rbeta + 1, ply + 1);
       unmake(s, mv[q], mk[q]);
@@ -396,13 +401,7 @@ static int node(sctx *s, int depth, int alpha, int beta, int ply) {
     else
       for (j = i + 1; j < n; j++)
         if (k[j] > bk) bk = k[j], bj = j;
-    if (bj != i) {
-      kn_move tm = mv[i];
-      uint64_t tk = mk[i];
-      int tkey = k[i];
-      mv[i] = mv[bj], mk[i] = mk[bj], k[i] = k[bj];
-      mv[bj] = tm, mk[bj] = tk, k[bj] = tkey;
-    }
+    if (bj != i) swap_moves(mv, mk, k, i, bj);
     if (prune && i >= prune && k[i] < (1 << 28)) break;
     m = mv[i];
     mask = mk[i];
