@@ -815,22 +815,20 @@ function M.write_merged(dir, plan, results)
   local all = results
   if file_exists(dir .. "/" .. M.PLAN_FILE) then
     local text = read_file(dir .. "/" .. M.PLAN_FILE)
-    if text ~= plan.text then
+    -- every refusal below lets go of the lock first
+    local function refuse(msg)
       lf:close()
-      error(dir .. " already holds another plan", 0)
+      error(msg, 0)
     end
+    if text ~= plan.text then refuse(dir .. " already holds another plan") end
     local own, jerr = M.read_journal(dir .. "/" .. M.JOURNAL_FILE, plan)
-    if not own then
-      lf:close()
-      error(jerr, 0)
-    end
+    if not own then refuse(jerr) end
     all = {}
     for id, res in pairs(results) do all[id] = res end
     for id, res in pairs(own) do
       if all[id] and all[id].win ~= res.win then
-        lf:close()
-        error(("unit %d: the sources say %s, %s says %s"):format(id,
-          all[id].win and "win" or "loss", dir, res.win and "win" or "loss"), 0)
+        refuse(("unit %d: the sources say %s, %s says %s"):format(id,
+          all[id].win and "win" or "loss", dir, res.win and "win" or "loss"))
       end
       all[id] = all[id] or res
     end

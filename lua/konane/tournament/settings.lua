@@ -73,11 +73,7 @@ end
 -- Can 'prog' (an engine command's first word) be run: a path to an existing file, or a name
 -- found along PATH (as execvp looks for it)? True when PATH is unset: execvp's default applies.
 local function runnable(prog)
-  local function exists(path)
-    local f = io.open(path, "r")
-    if f then f:close() end
-    return f ~= nil
-  end
+  local exists = require("konane.tournament.files").exists
   if prog:find("/", 1, true) then return exists(prog) end
   local path = os.getenv("PATH")
   if not path or path == "" then return true end
