@@ -6,6 +6,7 @@
 -- (continue with --resume --out DIR).
 local solve = require("konane.solve")
 local core = require("konane.core")
+local files = require("konane.tournament.files")
 
 local PROG = "solve.lua"
 
@@ -71,6 +72,16 @@ local function parse(argv)
     i = i + 1
     return v
   end
+  -- a directory: a name starting with '-' is an option typed in the wrong place, not a name
+  local function dir_value(name)
+    local v = value(name)
+    if v == "" then usage_error(name .. " needs a directory") end
+    if v:sub(1, 1) == "-" then
+      usage_error(("%s wants a directory, not '%s' (a name starting with '-' looks like an option; "
+        .. "write ./%s if you mean it)"):format(name, v, v))
+    end
+    return v
+  end
   local function int(name, lo, hi)
     local v = value(name)
     local n = math.tointeger(tonumber(v))
@@ -99,7 +110,7 @@ local function parse(argv)
     elseif a == "--split" then
       o.split = int(a, 0, 12)
     elseif a == "--out" then
-      o.out = value(a)
+      o.out = dir_value(a)
     elseif a == "--workers" then
       o.workers = int(a, 1, 256)
     elseif a == "--threads" then
@@ -119,16 +130,16 @@ local function parse(argv)
     elseif a == "--resume" then
       o.resume = true
     elseif a == "--status" then
-      o.mode, o.dir = "status", value(a)
+      o.mode, o.dir = "status", dir_value(a)
     elseif a == "--verify" then
-      o.mode, o.dir = "verify", value(a)
+      o.mode, o.dir = "verify", dir_value(a)
     elseif a == "--sample" then
       o.sample = int(a, 1, math.maxinteger)
     elseif a == "--seed" then
       o.seed = int(a, math.mininteger, math.maxinteger)
     elseif a == "--merge" then
       o.mode = "merge"
-      while argv[i + 1] and argv[i + 1]:sub(1, 2) ~= "--" do
+      while argv[i + 1] and argv[i + 1]:sub(1, 1) ~= "-" do
         o.dirs[#o.dirs + 1] = argv[i + 1]
         i = i + 1
       end
@@ -153,6 +164,23 @@ local function parse(argv)
     end
   elseif o.rows or o.split or o.shard or o.resume or o.workers then
     usage_error("--" .. o.mode .. " takes no solving options")
+  end
+  -- the directories named must be what the mode needs: refused here, exit 2, before anything is
+  -- printed or written (a typo in a name is a bad value, not a failed check)
+  local function no_solve(dir)
+    local why = solve.no_solve(dir)
+    if why then usage_error(why) end
+  end
+  if o.mode == "status" or o.mode == "verify" then no_solve(o.dir) end
+  if o.mode == "merge" then
+    for _, d in ipairs(o.dirs) do no_solve(d) end
+  end
+  if o.out and files.exists(o.out) and not files.is_dir(o.out) then
+    usage_error("--out " .. o.out .. ": a file, not a directory")
+  end
+  if o.mode == "run" and o.resume then
+    local ok, why = solve.resumable(o.out, o)
+    if not ok then usage_error(why) end
   end
   if (o.rows or o.fen) and o.mode == "run" then
     local k = require("konane")

@@ -9,6 +9,7 @@
 -- first), and a unit no longer needed (an ancestor is decided on every path from the root) is
 -- skipped, not lost: a later run still has it in the plan.
 local core = require("konane.core")
+local files = require("konane.tournament.files")
 
 local M = {}
 
@@ -55,11 +56,40 @@ local function write_atomic(path, text)
   if not rok then error("cannot rename " .. tmp .. " to " .. path .. ": " .. tostring(rerr), 0) end
 end
 
+-- Makes 'dir' and its parents: true, or nil and "cannot create directory DIR: reason" (mkdir's
+-- own complaint is caught, not left on stderr).
 local function mkdir(dir)
-  if file_exists(dir .. "/.") then return true end
-  local ok = os.execute("mkdir -p -- '" .. dir:gsub("'", "'\\''") .. "'")
-  if not ok or not file_exists(dir .. "/.") then return nil, "cannot create directory " .. dir end
+  local ok, err = pcall(files.mkdir, dir)
+  if not ok then return nil, tostring(err) end
   return true
+end
+
+local ENOENT, ENOTDIR = 2, 20 -- errno values, the same on Linux, the BSDs and macOS
+
+-- Why 'dir' holds no solve to read, or nil when it may hold one: it does not exist, it is a file,
+-- or it has no plan. A plan that is there but cannot be read or parsed is not "no solve": the
+-- loaders report it (an error, not a bad argument).
+function M.no_solve(dir)
+  local f, _, code = io.open(dir .. "/" .. M.PLAN_FILE, "rb")
+  if f then
+    f:close()
+    return nil
+  end
+  if code == ENOTDIR then return dir .. " is a file, not a solve directory" end
+  if code ~= ENOENT then return nil end
+  if not files.is_dir(dir) then return dir .. ": no such directory" end
+  return dir .. " holds no solve (no " .. M.PLAN_FILE .. ")"
+end
+
+-- Whether --resume can continue the run in 'dir': true when it holds a plan, or a journal and
+-- the options to rebuild the plan from (o.rows or o.fen, and o.split); else nil and a message.
+function M.resumable(dir, o)
+  if file_exists(dir .. "/" .. M.PLAN_FILE)
+    or (file_exists(dir .. "/" .. M.JOURNAL_FILE) and (o.rows or o.fen) and o.split) then
+    return true
+  end
+  return nil, dir .. " holds no solve to resume (no " .. M.PLAN_FILE .. "; with only a journal, "
+    .. "give --size (or --fen), --variant and --split to rebuild the plan)"
 end
 
 -- ---------------------------------------------------------------------------------------------
@@ -540,16 +570,12 @@ end
 -- the journal and cuts off a torn last line. Returns the state {dir, plan, results, journal}.
 local function open_run(o)
   local dir = o.out
-  local function resumable()
-    return file_exists(dir .. "/" .. M.PLAN_FILE)
-      or (file_exists(dir .. "/" .. M.JOURNAL_FILE) and o.rows and o.split)
-  end
-  local function nothing_to_resume()
-    error(dir .. " holds no solve to resume (no " .. M.PLAN_FILE .. "; with only a journal, "
-      .. "give --size, --variant and --split to rebuild the plan)", 0)
+  local function check_resumable()
+    local ok, err = M.resumable(dir, o)
+    if not ok then error(err, 0) end
   end
   -- checked before the directory and its lock are made: a mistyped --resume leaves nothing behind
-  if o.resume and not resumable() then nothing_to_resume() end
+  if o.resume then check_resumable() end
   local ok, err = mkdir(dir)
   if not ok then error(err, 0) end
   local lf = io.open(dir .. "/" .. M.LOCK_FILE, "a")
@@ -580,9 +606,7 @@ local function open_run(o)
     -- The plan follows from size, variant and split, so a journal alone (the small file worth
     -- keeping under version control) resumes when they are given again; read_journal below
     -- checks every unit's position against the rebuilt plan.
-    if o.resume and not resumable() then
-      nothing_to_resume()
-    end
+    if o.resume then check_resumable() end
     if not ((o.rows or o.fen) and o.split) then
       error("a new solve needs --size (or --fen) and --split", 0)
     end

@@ -386,13 +386,84 @@ T["bad arguments exit 2 with a clear message"] = function()
     assert(code == 2 and out:find("bad position text", 1, true), fen .. ": exit " .. tostring(code) .. ": " .. out)
     assert(not io.open(tmp .. "/lock"), fen .. ": " .. tmp .. " was written")
   end
-  -- --resume of a directory that holds no run says so and leaves nothing behind
+  -- --resume of a directory that holds no run says so (a bad value: exit 2) and leaves nothing
+  -- behind
   local rcode, rout = cli { "--resume", "--out", tmp }
-  assert(rcode == 1 and rout:find("holds no solve to resume", 1, true), rout)
+  assert(rcode == 2 and rout:find("holds no solve to resume", 1, true), rout)
   assert(not io.open(tmp .. "/lock"), "--resume made " .. tmp)
-  -- a directory that holds no run: exit 1, not a crash
-  local code, out = cli { "--status", "/nonexistent/konane-solve" }
-  assert(code == 1 and out:find("cannot read"), out)
+end
+
+T["a directory argument that cannot be what it names exits 2 before anything is written"] = function()
+  local base = tmpdir()
+  local file = base .. "/file"
+  write(file, "keep me\n")
+  local empty = base .. "/empty"
+  assert(os.execute("mkdir " .. H.sh_quote(empty)))
+  local function refused(args, want)
+    local code, out = cli(args)
+    local what = table.concat(args, " ") .. ": exit " .. tostring(code) .. ": " .. out
+    assert(code == 2, what)
+    assert(out:find(want, 1, true), what)
+    -- one message of solve.lua's own, not mkdir's and not a traceback
+    assert(not out:find("mkdir:", 1, true) and not out:find("traceback"), what)
+    assert(read(file) == "keep me\n", what)
+  end
+  -- --out naming a file, for a new run and for a merge (a solved run to merge from)
+  refused({ "--size", "3x3", "--variant", "free", "--split", "1", "--out", file },
+    "--out " .. file .. ": a file, not a directory")
+  local run = base .. "/run"
+  assert(cli { "--size", "3x3", "--variant", "free", "--split", "1", "--out", run } == 0)
+  refused({ "--merge", run, "--out", file }, "--out " .. file .. ": a file, not a directory")
+  -- a name starting with '-' is an option in the wrong place, not a directory to make
+  local odd = "-konane-test-dir"
+  local code, out = cli { "--size", "3x3", "--variant", "free", "--split", "1", "--out", odd }
+  local made = io.open(odd .. "/plan.txt")
+  if made then
+    made:close()
+    os.execute("rm -rf -- " .. H.sh_quote(odd))
+  end
+  assert(code == 2 and out:find("--out wants a directory, not '" .. odd .. "'", 1, true), out)
+  assert(not made, "--out " .. odd .. " made a directory")
+  refused({ "--status", "-x" }, "--status wants a directory, not '-x'")
+  refused({ "--verify", "-x" }, "--verify wants a directory, not '-x'")
+  refused({ "--merge", "-x" }, "--merge needs at least one directory")
+  -- --status, --verify, --merge of a directory holding no solve: a bad value (exit 2), not a
+  -- failed check (exit 1)
+  for _, mode in ipairs { "--status", "--verify", "--merge" } do
+    refused({ mode, base .. "/nonexistent" }, base .. "/nonexistent: no such directory")
+    refused({ mode, empty }, empty .. " holds no solve (no plan.txt)")
+    refused({ mode, file }, file .. " is a file, not a solve directory")
+  end
+  refused({ "--merge", run, empty }, empty .. " holds no solve (no plan.txt)")
+  -- a plan that is there but broken is an error of the run: exit 1, naming the file
+  write(empty .. "/plan.txt", "not a plan\n")
+  code, out = cli { "--status", empty }
+  assert(code == 1 and out:find("not a konane solve plan", 1, true), out)
+  cleanup()
+end
+
+T["a journal alone resumes when the plan's options are given again (--size or --fen)"] = function()
+  local k = konane.new { rows = 4, cols = 5, variant = "free" }
+  k:play(k:moves()[1])
+  k:play(k:moves()[1])
+  local fen = k:fen()
+  for _, how in ipairs { { "--size", "4x5" }, { "--fen", fen } } do
+    local dir = tmpdir() .. "/run"
+    local args = { how[1], how[2], "--variant", "free", "--split", "2", "--out", dir }
+    local code, out = cli(args)
+    assert(code == 0, out)
+    local journal, want = read(dir .. "/journal.txt"), out:match("result: [^\n]*")
+    assert(journal ~= "" and want, out)
+    os.remove(dir .. "/plan.txt")
+    os.remove(dir .. "/proof.txt")
+    args[#args + 1] = "--resume"
+    code, out = cli(args)
+    assert(code == 0, how[1] .. ": exit " .. tostring(code) .. ": " .. out)
+    assert(out:match("result: [^\n]*") == want, out)
+    assert(read(dir .. "/journal.txt") == journal, "the resume solved a unit again")
+    assert(read(dir .. "/plan.txt") ~= "", "the plan was not rebuilt")
+  end
+  cleanup()
 end
 
 return T
