@@ -218,6 +218,27 @@ T["an engine answering for a stale position or closing its input loses, and the 
   assert(res.games == 2)
 end
 
+T["what an engine says when nobody asked is not taken for its next answer"] = function()
+  -- a second bestmove after each move was read as the answer for the next position (a legal one
+  -- was played without a word), and query answers after a move as its claim at the end
+  local other = konane.bot("greedy")
+  other.untimed = true
+  local function game(mode)
+    local b = { ugi = { "python3", F .. "ugi_chatty.py", mode }, name = "chatty", options = { strategy = "greedy" } }
+    local rec = whole(konane.play(b, other, { rows = 6, cols = 6, seed = 3, time = 60 }))
+    return rec, table.concat(rec.moves, " ")
+  end
+  local want, moves = game("plain")
+  assert(want.termination == "normal" and #want.moves > 10, want.reason)
+  -- twice each: the second game gets the engine from the pool, with what it said after its last
+  -- move of the first
+  for _, mode in ipairs { "double", "double", "responses", "responses" } do
+    local rec, got = game(mode)
+    assert(got == moves, mode .. ": " .. got .. " instead of " .. moves .. " (" .. tostring(rec.reason) .. ")")
+    assert(rec.termination == "normal" and rec.result == want.result, mode .. ": " .. tostring(rec.reason))
+  end
+end
+
 T["an error raised by a bot in this process is recorded without host paths or positions"] = function()
   local b = { name = "thrower", choose = function()
     error("cannot open /home/someone/secret/book.dat: no such file")

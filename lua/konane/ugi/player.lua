@@ -182,6 +182,26 @@ function Conn:line(deadline, what)
   end
 end
 
+-- Throws away what the engine said while it was asked nothing: a second bestmove, query
+-- responses after its move, lines left over from its last game. Read later they would pass for
+-- the answer to the next question, about another position (a stale move that happens to be
+-- legal there would be played without a word). What arrives after the next command is sent
+-- cannot be told apart from its answer; what is here before it can. A readyok still due is
+-- counted, not lost.
+function Conn:discard()
+  if self.dead or not self.proc then return end
+  local chunk = self.proc:read() -- nil at the end of its output: the next read reports it
+  local text = self.buf:sub(self.start) .. (chunk or "")
+  if (self.ready_pending or 0) > 0 then
+    for line in text:gmatch("([^\n]*)\n") do
+      if line:match("^readyok\r?$") and self.ready_pending > 0 then
+        self.ready_pending = self.ready_pending - 1
+      end
+    end
+  end
+  self.buf, self.start, self.scan = "", 1, 1
+end
+
 -- Starts waiting for an answer (resets the per-answer output count).
 function Conn:expect(seconds)
   self.seen = 0
@@ -391,6 +411,7 @@ function M.new(def)
       end
     end
     start_seen = nil
+    conn:discard()
     out[#out + 1] = "uginewgame\nisready\n"
     conn.ready_pending = (conn.ready_pending or 0) + 1
     conn:send(table.concat(out))
@@ -422,6 +443,7 @@ function M.new(def)
     local c = ensure()
     start_of(game)
     c.last_error = nil
+    c:discard()
     c:send(position(game) .. go_line(clock, game:turn(), d.time) .. "\n")
     local limit = clock.time
     if clock.game_time and (not limit or clock.game_time < limit) then limit = clock.game_time end
@@ -459,6 +481,7 @@ function M.new(def)
   function self.claim_ask(_, game)
     local c = ensure()
     start_of(game)
+    c:discard()
     c:send(position(game) .. "query gameover\nquery result\n")
     asked = true
   end
