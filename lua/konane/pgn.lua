@@ -368,6 +368,10 @@ local function tokenizer(text)
         pos = pos + 1
       elseif c:match("%s") then
         pos = pos + 1
+      elseif c == "\239" and text:sub(pos, pos + 2) == "\239\187\191" then
+        -- a byte order mark: files saved by some editors start with one, and a concatenation
+        -- of such files has them mid-text; white space between tokens
+        pos = pos + 3
       elseif c == ";" then
         -- a comment to the end of the line
         local e = text:find("\n", pos, true) or len + 1

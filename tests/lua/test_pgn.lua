@@ -121,6 +121,26 @@ T["records from other writers are accepted: upper case, paths, NAGs, variations,
   assert(r.variant == "brainking" and r.rows == 8)
 end
 
+T["files from other editors are read the same: a byte order mark, CRLF, tabs, one mid-file"] = function()
+  local text = pgn.write(play_seeded(7, { rows = 6, cols = 6 }))
+  local want = assert(pgn.read(text)[1])
+  local bom = "\239\187\191"
+  local crlf = text:gsub("\n", "\r\n")
+  for name, t in pairs { bom = bom .. text, bom_crlf = bom .. crlf, tabs = bom .. text:gsub(" ", "\t"),
+                         concatenated = bom .. crlf .. "\r\n" .. bom .. crlf } do
+    local recs, err = pgn.read(t)
+    assert(err == nil, name .. ": " .. tostring(err))
+    assert(#recs == (name == "concatenated" and 2 or 1), name .. ": " .. #recs .. " records")
+    for _, r in ipairs(recs) do
+      assert(table.concat(r.moves, " ") == table.concat(want.moves, " "), name)
+      assert(r.tags.Black == want.tags.Black and r.result == want.result, name)
+    end
+  end
+  -- a byte order mark inside a move or a tag is no white space there
+  local _, err = pgn.read((text:gsub("\n1%. ", "\n1. " .. bom:sub(1, 2))))
+  assert(err and err:find("line %d+: unexpected"), tostring(err))
+end
+
 T["a malformed game gives its line number and the games before it"] = function()
   local good = pgn.write(play_seeded(1)) .. "\n" .. pgn.write(play_seeded(2))
   local lines_before = select(2, good:gsub("\n", "")) + 1
