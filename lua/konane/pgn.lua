@@ -627,12 +627,25 @@ function pgn.read(text, opts)
 end
 
 --- read_file(path, opts) -> records [, message]
--- read() on the contents of the file at 'path'; messages are "path:LINE: ...". Returns nil and
--- the message when the file cannot be opened.
+-- read() on the contents of the file at 'path' (a device as it is now, a pipe to its end);
+-- messages are "path:LINE: ...". Returns nil and the message when the file cannot be opened.
 function pgn.read_file(path, opts)
   local f, err = io.open(path, "rb")
   if not f then return nil, err end
-  local text, rerr = f:read("a")
+  -- what can be sought (a file, a device) is read up to its size now: a device or a link to one
+  -- (/dev/zero) never fills the memory; a pipe, which has none, is read to its end
+  local text, rerr
+  local size = f:seek("end")
+  if size and f:seek("set") then
+    text, rerr = f:read(0) -- "" before the end, nil at the end, nil and why for a directory
+    if text == nil and rerr == nil then
+      text = ""
+    elseif text and size > 0 then
+      text, rerr = f:read(size)
+    end
+  else
+    text, rerr = f:read("a")
+  end
   f:close()
   if not text then return nil, path .. ": cannot read (" .. tostring(rerr or "not a regular file") .. ")" end
   local o = {}

@@ -213,6 +213,32 @@ T["read_file names the file in its messages and write_file writes several games"
   assert(none == nil and msg:find("nonexistent"))
 end
 
+T["read_file reads a device only up to its size, and a pipe to its end"] = function()
+  -- /dev/zero has no end: read whole, it filled the memory (open("/dev/zero") in the REPL,
+  -- annotate.lua /dev/zero); checked in a process with a memory limit
+  local core = konane.core
+  local code = 'local r, e = require("konane").pgn.read_file("/dev/zero") io.write(tostring(r and #r), " ", tostring(e))'
+  local p = assert(core.spawn({ core.exe_path(), "-e", code }, { memory = 512 * 2^20 }))
+  local out = {}
+  while true do
+    core.poll({ p }, 1)
+    local s = p:read()
+    if s == nil then break end
+    out[#out + 1] = s
+  end
+  p:wait(true)
+  assert(table.concat(out) == "0 nil", table.concat(out))
+  -- a named pipe (process substitution, a fifo) is read to its end
+  local dir = H.tmpdir()
+  local file, fifo = dir .. "/games.pgn", dir .. "/fifo"
+  assert(pgn.write_file(file, { play_seeded(4), play_seeded(5) }))
+  assert(os.execute("mkfifo " .. H.sh_quote(fifo)))
+  assert(os.execute("cat " .. H.sh_quote(file) .. " > " .. H.sh_quote(fifo) .. " &"))
+  local recs, err = pgn.read_file(fifo)
+  assert(err == nil and #recs == 2, tostring(err))
+  H.cleanup()
+end
+
 T["konane.play appends every game to the file given as opts.pgn"] = function()
   local path = os.tmpname()
   os.remove(path)
