@@ -314,6 +314,22 @@ T["malformed and illegal commands get an error line and the engine keeps going"]
   e:close()
 end
 
+T["a line too long is refused once, as a whole: no piece of it runs as a command"] = function()
+  local e = engine()
+  e:send("ugi")
+  e:upto("ugiok")
+  -- over twice the limit, so it arrives in pieces: each piece after the first was taken for a
+  -- line of its own (another error, or a command: here it would be 'go depth 1 ...')
+  e:send(string.rep("go depth 1 ", 300000), "isready")
+  local l = e:line()
+  assert(l:match("^info string error: line too long"), l)
+  l = e:line()
+  assert(l == "readyok", "a piece of the long line was served: " .. l:sub(1, 80))
+  e:send("position startpos moves d5", "query p1turn")
+  assert(e:line() == "response false")
+  e:close()
+end
+
 T["after a bad position, go and query answer an error, never the old position's move"] = function()
   local e = engine()
   e:send("ugi")

@@ -587,17 +587,27 @@ end
 -- timeout). read() blocks for a whole line; poll() returns a line only if one is there.
 local function fd_channel(core, out)
   local buf, eof = "", false
+  local skipping = false -- the rest of a line too long to keep is being thrown away
   local fd_read = core.fd_read
   local function take()
     local a = buf:find("\n", 1, true)
+    if skipping then
+      if not a then
+        buf = ""
+        return nil
+      end
+      buf, skipping = buf:sub(a + 1), false
+      a = buf:find("\n", 1, true)
+    end
     if a then
       local line = buf:sub(1, a - 1)
       buf = buf:sub(a + 1)
       return (line:gsub("\r$", ""))
     end
     if #buf > M.MAX_LINE then
+      -- handed on to be refused as too long; what follows up to its end is no command of its own
       local line = buf
-      buf = ""
+      buf, skipping = "", true
       return line
     end
     return nil
