@@ -1,8 +1,9 @@
 /*
 ** test_solve.c: the exact solver against a plain brute-force negamax on
 ** positions reached by seeded random play (boards up to 5x5, late 8x8
-** games, a wide board), its moves replayed against every reply, the 6x6
-** result, limits and the stop callback. Links the core only.
+** games, a wide board), its moves replayed against every reply, the
+** colour-swapped images of jump positions, the 6x6 result, limits and the
+** stop callback. Links the core only.
 */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -220,6 +221,63 @@ static void solver_matches_brute_force_on_late_games(void **state) {
   assert_true(wins > 5 && wins < 45);
 }
 
+/*
+** A symmetry that swaps the square colours (a mirror across a side of even
+** length, a quarter turn of an even square) maps a jump position onto the
+** same game with the other side to move: the solver gives the image the
+** result brute force gives the position. (The solver's key uses the
+** colour-keeping symmetries only: the swapped images hardly transpose in
+** real trees, docs/search.md, tenth session.)
+*/
+static void colour_swapped_images_agree(void **state) {
+  static const int shapes[][2] = {{4, 4}, {4, 5}, {5, 4},
+                                  {3, 6}, {2, 7}, {4, 6}};
+  uint64_t seed = 97531;
+  int s, k, count = 0, wins = 0;
+  (void)state;
+  for (s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++) {
+    kn_board b;
+    int sym, nsym = 0;
+    board_free_first(&b, shapes[s][0], shapes[s][1]);
+    for (sym = 1; sym < KN_SYMS; sym++) {
+      if ((sym & 4) && b.rows != b.cols) continue;
+      if (kn_sym_board_ok(&b, sym)) continue;
+      nsym++;
+      for (k = 0; k < 4; k++) {
+        kn_pos p, q;
+        kn_limits lim;
+        kn_solve_result r;
+        kn_tt *tt;
+        int sq, truth;
+        tu_random_play(&b, &p, 2 + (int)(tu_rand(&seed) % 6), &seed);
+        if (kn_pos_phase(&b, &p) != KN_JUMP) continue;
+        tt = kn_tt_new(1);
+        assert_non_null(tt);
+        kn_bits_clear(&q.occ);
+        for (sq = 0; sq < b.nsq; sq++)
+          if (kn_bit(&p.occ, sq)) kn_setbit(&q.occ, kn_sym_square(&b, sym, sq));
+        q.stm = p.stm ^ 1;
+        truth = brute(&b, &p);
+        memset(&lim, 0, sizeof lim);
+        assert_int_equal(kn_solve(&b, &q, tt, &lim, &r), 0);
+        if (r.win != truth) {
+          char text[KN_POS_TEXT], itext[KN_POS_TEXT];
+          kn_pos_text(&b, &p, text, sizeof text);
+          kn_pos_text(&b, &q, itext, sizeof itext);
+          fail_msg("%s wins %d (brute force), its colour-swapped image %s: %d",
+                   text, truth, itext, r.win);
+        }
+        kn_tt_free(tt);
+        wins += truth;
+        count++;
+      }
+    }
+    assert_true(nsym > 0);
+  }
+  assert_true(count >= 50);
+  assert_true(wins > count / 5 && wins < count * 4 / 5);
+}
+
 /* Every board up to 5x6 from the start (first removal anywhere; the
 ** first player loses on all of them): one, two and three threads agree
 ** on the result and the move. */
@@ -377,6 +435,7 @@ int main(void) {
       cmocka_unit_test(solver_matches_brute_force_on_small_boards),
       cmocka_unit_test(solver_matches_brute_force_on_late_games),
       cmocka_unit_test(solver_matches_brute_force_at_24_pieces_and_more),
+      cmocka_unit_test(colour_swapped_images_agree),
       cmocka_unit_test(threads_agree_from_the_start),
       cmocka_unit_test(threads_stopped_leave_the_table_exact),
       cmocka_unit_test(brainking_6x6_is_a_loss_for_black),
