@@ -526,6 +526,15 @@ tests["openings come from a file of moves or positions, checked line by line"] =
     seen[key] = (seen[key] or 0) + 1
   end
   assert(seen["c4 c3"] == 6 and seen["a6 b6"] == 6 and seen["fen a4-a6 b4-b6"] == 6)
+  -- the same from an editor that starts the file with a byte order mark and ends lines with
+  -- CRLF, as moves and as PGN (whose "[" the mark hid: it was read as lines of moves)
+  local pgn_text = konane.pgn.write(konane.pgn.read("[Board \"6x6\"]\n\n1. c4 c3 *\n")[1])
+  for _, text in ipairs { "# two\r\n c4 c3\r\n1. a6 b6 2. a4-a6\r\n", pgn_text } do
+    write(file, "\239\187\191" .. text:gsub("\r?\n", "\r\n"))
+    local t = T.new(base { openings = file })
+    local first = t.s.openings_list[1].moves
+    assert(table.concat(first, " ") == "c4 c3", table.concat(first, " "))
+  end
   write(file, "c4 c3\nc4 z9\n")
   local ok, err = pcall(T.new, base { openings = file })
   assert(not ok and err:find("openings.txt:2:") and err:find("z9"), err)

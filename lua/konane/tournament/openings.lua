@@ -71,6 +71,8 @@ end
 local function read_file(path, setup)
   local text, err = util.read(path)
   if not text then error("cannot read the openings file " .. util.clean(err), 0) end
+  -- a byte order mark (some editors start a file with one) is no part of the first opening
+  text = text:gsub("^\239\187\191", "")
   local out = {}
   if text:find("^%s*%[") or text:find("\n%s*%[%a") then
     local records, perr = require("konane.pgn").read(text, { name = path })
