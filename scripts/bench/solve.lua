@@ -1,6 +1,9 @@
 -- scripts/bench/solve.lua: the solver's speed with 1 and more threads, in one run.
 --   build/konane scripts/bench/solve.lua [BOARD...]
--- BOARD is RxC:variant (default: 6x6:brainking 6x6:free 5x6:free). Knobs (environment):
+-- BOARD is RxC:variant (default: 6x6:brainking 6x6:free 5x6:free), optionally followed by
+-- @MOVE,MOVE,... played from the start before the solve: a sub-position, as
+-- 6x7:free@a6,b6,a4-a6,c5-a5 (P2 in docs/search.md) or 6x7:free@a6,b6,a4-a6,b4-b6 (P1), quick
+-- proxies of 6x7 free. Knobs (environment):
 -- BENCH_RUNS (default 5) runs per thread count, alternating 1, 2, 1, 2, ... so that both see
 -- the same machine load; BENCH_THREADS (default "1,2"); BENCH_HASH_MB (default: g:solve's own
 -- default, 16 MB, the size users get). A bigger table is slower here, not faster: each probe
@@ -30,14 +33,25 @@ print(("command: BENCH_RUNS=%d BENCH_THREADS=%s %sbuild/konane scripts/bench/sol
   :format(RUNS, table.concat(THREADS, ","), MB and ("BENCH_HASH_MB=%g "):format(MB) or "",
     table.concat(boards, " "), MB and ("%g MB"):format(MB) or "g:solve's default"))
 for _, spec in ipairs(boards) do
-  local r, c, variant = spec:match("^(%d+)x(%d+):?(%a*)$")
-  if not r then error("bad board '" .. spec .. "' (want RxC:variant)") end
+  local r, c, variant, line = spec:match("^(%d+)x(%d+):?(%a*)@?([%w,%-]*)$")
+  if not r then error("bad board '" .. spec .. "' (want RxC:variant or RxC:variant@MOVE,MOVE,...)", 0) end
   local opts = { rows = tonumber(r), cols = tonumber(c), variant = variant ~= "" and variant or nil }
+  local moves = {}
+  for m in line:gmatch("[^,]+") do moves[#moves + 1] = m end
+  local function position()
+    local g = konane.new(opts)
+    for i, m in ipairs(moves) do
+      local ok, err = pcall(g.play, g, m)
+      if not ok then error(("board '%s': move %d '%s': %s"):format(spec, i, m, tostring(err)), 0) end
+    end
+    return g
+  end
+  position() -- a bad move fails before any timing
   local wall, cpu, nodes, answer = {}, {}, {}, nil
   for _, t in ipairs(THREADS) do wall[t], cpu[t], nodes[t] = {}, {}, {} end
   for _ = 1, RUNS do
     for _, t in ipairs(THREADS) do
-      local g = konane.new(opts)
+      local g = position()
       collectgarbage()
       local c0 = os.clock()
       local res = g:solve { hash_mb = MB, threads = t }
