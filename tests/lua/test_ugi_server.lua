@@ -314,6 +314,19 @@ T["malformed and illegal commands get an error line and the engine keeps going"]
   e:close()
 end
 
+T["a command file from another editor is served: a byte order mark before ugi, CRLF line ends"] = function()
+  local e = engine()
+  e:send("\239\187\191ugi\r", "isready\r", "position startpos moves d5 e5\r", "query p1turn\r")
+  local got = e:upto("ugiok")
+  assert(not table.concat(got, "\n"):find("error"), table.concat(got, "\n"))
+  assert(e:line() == "readyok")
+  assert(e:line() == "response true")
+  -- anywhere else the mark is no white space
+  e:send("\239\187\191isready")
+  assert(e:line():match("^info string error: unknown command"))
+  e:close()
+end
+
 T["a line too long is refused once, as a whole: no piece of it runs as a command"] = function()
   local e = engine()
   e:send("ugi")

@@ -588,6 +588,7 @@ end
 local function fd_channel(core, out)
   local buf, eof = "", false
   local skipping = false -- the rest of a line too long to keep is being thrown away
+  local first = true     -- a byte order mark before the first command is dropped
   local fd_read = core.fd_read
   local function take()
     local a = buf:find("\n", 1, true)
@@ -602,6 +603,11 @@ local function fd_channel(core, out)
     if a then
       local line = buf:sub(1, a - 1)
       buf = buf:sub(a + 1)
+      if first then
+        -- (a command file saved by an editor that writes one: its 'ugi' was an unknown command)
+        first = false
+        line = line:gsub("^\239\187\191", "")
+      end
       return (line:gsub("\r$", ""))
     end
     if #buf > M.MAX_LINE then
