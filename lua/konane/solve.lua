@@ -228,7 +228,9 @@ function M.parse_plan(text, where)
   local n = 0
   for line in text:gmatch("[^\n]*") do
     n = n + 1
+    line = line:gsub("\r$", "") -- CRLF (a checkout by git with autocrlf) reads the same
     if n == 1 then
+      line = line:gsub("^\239\187\191", "")
       if line ~= PLAN_MAGIC then return nil, where .. ": not a konane solve plan" end
     elseif line ~= "" then
       local key, val = line:match("^(%a+) (.*)$")
@@ -281,7 +283,8 @@ function M.load_plan(dir)
   local text, err = read_file(path)
   if not text then return nil, "cannot read " .. tostring(err) end
   local plan, perr = M.parse_plan(text, path)
-  if plan then plan.text = text end
+  -- the text plans are compared by (--merge): as written here, whatever the line ends
+  if plan then plan.text = text:gsub("^\239\187\191", ""):gsub("\r\n", "\n") end
   return plan, perr
 end
 
@@ -307,8 +310,11 @@ function M.read_journal(path, plan)
   while true do
     local nl = text:find("\n", pos, true)
     if not nl then break end
-    local line = text:sub(pos, nl - 1)
+    -- CRLF line ends and a byte order mark (a journal kept under version control and checked
+    -- out by git with autocrlf, or saved by an editor) read the same
+    local line = text:sub(pos, nl - 1):gsub("\r$", "")
     n = n + 1
+    if n == 1 then line = line:gsub("^\239\187\191", "") end
     local id, wl, nodes, t, move, fen =
       line:match("^unit (%d+) (%a+) nodes=(%d+) time=([%d.]+) move=(%S+) fen=(.+)$")
     id = tonumber(id)

@@ -240,6 +240,32 @@ T["shards merge into the whole result; a disagreement between shards is reported
   cleanup()
 end
 
+T["a run directory with CRLF line ends and a byte order mark reads the same (git autocrlf)"] = function()
+  -- the journal is the file worth keeping under version control; a checkout by git with
+  -- autocrlf gave "unit N has another position in the plan" (its position text ended in CR)
+  local base = tmpdir()
+  two_shards(base)
+  local s1 = base .. "/s1"
+  local code, want = cli { "--status", s1 }
+  assert(code == 0, want)
+  for _, f in ipairs { "/plan.txt", "/journal.txt" } do
+    write(s1 .. f, "\239\187\191" .. read(s1 .. f):gsub("\n", "\r\n"))
+  end
+  local out
+  code, out = cli { "--status", s1 }
+  assert(code == 0 and out == want, out)
+  code, out = cli { "--verify", s1 }
+  assert(code == 0 and out:find("all agree"), out)
+  -- merged with a shard written as usual: one plan
+  code, out = cli { "--merge", s1, base .. "/s2" }
+  assert(code == 0 and out:find("result: the first player %(Black%) loses"), out)
+  -- the journal alone resumes (the plan rebuilt) and the run goes on appending to it
+  os.remove(s1 .. "/plan.txt")
+  code, out = cli { "--resume", "--size", "5x5", "--variant", "free", "--split", "3", "--out", s1 }
+  assert(code == 0 and out:find("result: the first player %(Black%) loses"), out)
+  cleanup()
+end
+
 T["--merge into a directory keeps the units proved there and respects its lock"] = function()
   local base = tmpdir()
   two_shards(base)
