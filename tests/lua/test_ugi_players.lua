@@ -169,6 +169,25 @@ T["an engine that crashes, hangs, floods its output or answers nonsense loses wi
   end
 end
 
+T["engines that cut their last line, say only their id, flood options or send binary lose with the reason"] = function()
+  local other = konane.bot("random")
+  other.untimed = true
+  local cases = {
+    -- a move without its newline is no answer: the engine's exit is what the referee sees
+    { "noeol", "crash", "exited with status 0 while bestmove was awaited", 0 },
+    { "idonly", "handshake failure", "exited with status 0 while ugiok was awaited", 0 },
+    { "options", "handshake failure", "more than 1048576 bytes of output while waiting for ugiok", 0 },
+    -- random bytes are a line like any other: ignored; the move after them is played
+    { "binary", "illegal move", "c4", 2 },
+  }
+  for _, c in ipairs(cases) do
+    local rec = konane.play(ENGINE .. c[1], other, { rows = 6, cols = 6, seed = 1, time = 60 })
+    loses(rec, "black", c[2], c[3])
+    assert(#rec.moves == c[4], c[1] .. ": " .. #rec.moves .. " moves")
+    assert(not pgn.write(rec):gsub("\n", ""):find("%c"), c[1] .. ": a raw control byte in the record")
+  end
+end
+
 T["a write to a process that does not read its input gives up at its timeout"] = function()
   local core = konane.core
   local p = assert(core.spawn({ "sleep", "30" }, { stdin = true }))
