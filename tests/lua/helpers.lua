@@ -38,11 +38,12 @@ function H.write(path, text)
   f:close()
 end
 
---- run(argv) -> exit code, combined output
--- Runs the command (a list, no shell) through konane.core.spawn and collects what it prints.
-function H.run(argv)
+--- run(argv [, opts]) -> exit code, combined output
+-- Runs the command (a list, no shell) through konane.core.spawn (with its options, e.g. a
+-- memory limit) and collects what it prints.
+function H.run(argv, opts)
   local core = require("konane").core
-  local p = assert(core.spawn(argv))
+  local p = assert(core.spawn(argv, opts))
   local out = {}
   while true do
     core.poll({ p }, 1)

@@ -218,16 +218,8 @@ T["read_file reads a device only up to its size, and a pipe to its end"] = funct
   -- annotate.lua /dev/zero); checked in a process with a memory limit
   local core = konane.core
   local code = 'local r, e = require("konane").pgn.read_file("/dev/zero") io.write(tostring(r and #r), " ", tostring(e))'
-  local p = assert(core.spawn({ core.exe_path(), "-e", code }, { memory = 512 * 2^20 }))
-  local out = {}
-  while true do
-    core.poll({ p }, 1)
-    local s = p:read()
-    if s == nil then break end
-    out[#out + 1] = s
-  end
-  p:wait(true)
-  assert(table.concat(out) == "0 nil", table.concat(out))
+  local _, out = H.run({ core.exe_path(), "-e", code }, { memory = 512 * 2^20 })
+  assert(out == "0 nil", out)
   -- a named pipe (process substitution, a fifo) is read to its end
   local dir = H.tmpdir()
   local file, fifo = dir .. "/games.pgn", dir .. "/fifo"
