@@ -197,6 +197,11 @@ local function parse(argv)
       o.variant = err:variant()
     end
   end
+  if o.mode == "run" then
+    -- a second solve in a directory that holds one, or a resume with other settings
+    local why = solve.plan_conflict(o.out, o)
+    if why then usage_error(why) end
+  end
   return o
 end
 

@@ -92,6 +92,31 @@ function M.resumable(dir, o)
     .. "give --size (or --fen), --variant and --split to rebuild the plan)"
 end
 
+-- Why a resume with options 'o' may not continue the plan of 'dir': a setting given that differs
+-- from the plan's; nil when none does.
+local function settings_differ(dir, plan, o)
+  for _, key in ipairs { "rows", "cols", "variant", "split" } do
+    if o[key] ~= nil and o[key] ~= plan[key] then
+      return ("%s was planned with %s %s, not %s"):format(dir, key, tostring(plan[key]),
+        tostring(o[key]))
+    end
+  end
+  return nil
+end
+
+-- Why a run with options 'o' may not use 'dir', which holds a plan: a new solve there (no
+-- --resume) or a resume with other settings; nil when it may, when there is no plan, or when the
+-- plan cannot be read (the run reports that as an error of its own). For the command line, so
+-- that these are refused as bad arguments before any work; run() checks the same.
+function M.plan_conflict(dir, o)
+  if not file_exists(dir .. "/" .. M.PLAN_FILE) then return nil end
+  if not o.resume then
+    return dir .. " already holds a solve; continue it with --resume --out " .. dir
+  end
+  local plan = M.load_plan(dir)
+  return plan and settings_differ(dir, plan, o)
+end
+
 -- ---------------------------------------------------------------------------------------------
 -- Positions
 
@@ -602,12 +627,8 @@ local function open_run(o)
     local perr
     plan, perr = M.load_plan(dir)
     if not plan then error(perr, 0) end
-    for _, key in ipairs { "rows", "cols", "variant", "split" } do
-      if o[key] ~= nil and o[key] ~= plan[key] then
-        error(("%s was planned with %s %s, not %s"):format(dir, key, tostring(plan[key]),
-          tostring(o[key])), 0)
-      end
-    end
+    local differ = settings_differ(dir, plan, o)
+    if differ then error(differ, 0) end
   else
     -- The plan follows from size, variant and split, so a journal alone (the small file worth
     -- keeping under version control) resumes when they are given again; read_journal below

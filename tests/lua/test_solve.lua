@@ -142,12 +142,17 @@ T["a run writes plan, journal and proof; status reads them; the result matches t
   assert(proof:find("unit nodes=%d+"), proof)
   local c2, st = cli { "--status", dir }
   assert(c2 == 0 and st:find("units: %d+ proved, 0 still needed"), st)
-  -- a second run on the same directory without --resume is refused
+  -- a second run on the same directory without --resume is refused as a bad argument (2), as
+  -- tournament.lua refuses a directory that holds a tournament, and nothing is written
+  local journal = read(dir .. "/journal.txt")
   local c3, o3 = cli { "--size", "5x5", "--variant", "free", "--split", "3", "--out", dir }
-  assert(c3 == 1 and o3:find("already holds a solve"), o3)
-  -- a resume with other settings is refused
+  assert(c3 == 2 and o3:find("already holds a solve") and not o3:find("traceback"), o3)
+  -- a resume with other settings is refused the same way
   local c4, o4 = cli { "--size", "5x5", "--variant", "free", "--split", "2", "--out", dir, "--resume" }
-  assert(c4 == 1 and o4:find("planned with split 3"), o4)
+  assert(c4 == 2 and o4:find("planned with split 3"), o4)
+  local c5, o5 = cli { "--size", "4x5", "--variant", "free", "--split", "3", "--out", dir, "--resume" }
+  assert(c5 == 2 and o5:find("planned with rows 5, not 4"), o5)
+  assert(read(dir .. "/journal.txt") == journal)
   cleanup()
 end
 
