@@ -329,12 +329,9 @@ local function main(args)
     end
     o.out = o.out or os.date("tournament-%Y%m%d-%H%M%S")
     -- an --out naming a file is a bad value too, refused before anything is printed or written
-    local f = io.open(o.out, "r")
-    if f then
-      f:close()
-      local d = io.open(o.out .. "/.", "r")
-      if not d then usage_error("--out " .. o.out .. ": a file, not a directory") end
-      d:close()
+    local files = require("konane.tournament.files")
+    if files.exists(o.out) and not files.is_dir(o.out) then
+      usage_error("--out " .. o.out .. ": a file, not a directory")
     end
   end
   if #o.bots == 0 then o.bots = nil end
