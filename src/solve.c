@@ -14,9 +14,10 @@
 **   - a killer move per ply as a tie-breaker;
 **   - enhanced transposition cutoffs near the root, where a child already
 **     proved lost in the table saves a whole subtree;
-**   - with several threads, young brothers wait: a node whose first
-**     child failed hands its other children to idle threads (split
-**     points), and a proved child cuts the others off.
+**   - with several threads, the root's children after the first are
+**     shared out whole (rootwork); below, young brothers wait: a node
+**     whose first child failed hands its other children to idle threads
+**     (split points), and a proved child cuts the others off.
 ** Wide boards and the removal phases go through the generic core.
 */
 #include "solve.h"
@@ -127,6 +128,32 @@ typedef struct split {
 } split;
 
 /*
+** The root's children after the first, shared out whole (several
+** threads, narrow boards): each thread takes the next child and solves
+** it alone, so the threads work in different subtrees with nothing to
+** wait for, instead of meeting at split points high up (a split point
+** there hands out work that a proved sibling may make useless). A
+** child that is symmetric to an earlier one is not handed out: it has
+** that child's result. The root is decided when the first child in the
+** order that is lost for the opponent is known with every child before
+** it, or when every child is known; 'sp' is then cut, which stops the
+** children still searched. The threads that find no child left help at
+** the split points of the others.
+*/
+typedef struct rootwork {
+  split sp;                /* cut once the root is decided */
+  const kn_pos *p;
+  const kn_move *mv;
+  int n;
+  int next;                /* the next child to hand out, under 'mu' */
+  int busy;                /* children being solved, under 'mu' */
+  int decided;             /* -1: not yet, else the root's result */
+  int winner;              /* the winning child when decided == 1 */
+  int *dup;                /* per child: the earlier symmetric child, or -1 */
+  signed char *res;        /* per child: 1 won / 0 lost for the opponent, -1 */
+} rootwork;
+
+/*
 ** What the threads of one kn_solve share. The calling thread searches;
 ** the helpers wait for split points and take children from them. An
 ** owner whose children are all handed out waits for its helpers and,
@@ -153,6 +180,7 @@ typedef struct shared {
   _Alignas(64) pthread_mutex_t mu;
   pthread_cond_t wake;     /* a split point opened or a helper left one */
   split *open;             /* split points taking helpers, under 'mu' */
+  struct rootwork *root;   /* the root's children on offer, under 'mu' */
   _Atomic unsigned events; /* bumped with each broadcast of 'wake' */
   int quit;
 } shared;
@@ -631,13 +659,131 @@ static int split_search(vctx *s, uint64_t occ, int stm, int ply,
   return s->stop ? 0 : LOAD(sp->cut);
 }
 
+static int solve_any(vctx *s, kn_pos *p, int ply, kn_move *best);
+
+/* Under sh->mu: decides the root of 'rw' where its children's results
+** allow (the first child lost for the opponent, with every one before it
+** known; or every child known) and then cuts its split point. */
+static void root_update(shared *sh, rootwork *rw) {
+  int i;
+  if (rw->decided >= 0) return;
+  for (i = 0; i < rw->n; i++) {
+    int v = rw->res[rw->dup[i] >= 0 ? rw->dup[i] : i];
+    if (v < 0) return;
+    if (v == 0) {
+      rw->decided = 1;
+      rw->winner = i;
+      cut_split(sh, &rw->sp);
+      return;
+    }
+  }
+  rw->decided = 0;
+}
+
+/* Under sh->mu (released while solving): takes the next child of the
+** root in 'rw' and solves it alone (split points below it open to idle
+** threads as anywhere); 0 when there is none to take. */
+static int root_take(vctx *s, rootwork *rw) {
+  shared *sh = s->sh;
+  kn_pos q;
+  int i, w;
+  while (rw->next < rw->n && rw->dup[rw->next] >= 0) rw->next++;
+  if (rw->decided >= 0 || rw->next >= rw->n || LOAD(sh->stop)) return 0;
+  i = rw->next++;
+  rw->busy++;
+  pthread_mutex_unlock(&sh->mu);
+  q = *rw->p;
+  kn_make(s->b, &q, rw->mv[i]);
+  s->stop = 0;
+  set_sp(s, &rw->sp);
+  w = solve_any(s, &q, 1, NULL);
+  set_sp(s, NULL);
+  pthread_mutex_lock(&sh->mu);
+  if (!s->stop) rw->res[i] = (signed char)w;
+  else if (s->stop == STOP_CUT) s->stop = 0; /* the root is decided */
+  else if (!LOAD(sh->stop)) STORE(sh->stop, s->stop); /* out of memory */
+  rw->busy--;
+  root_update(sh, rw);
+  signal_event(sh);
+  return 1;
+}
+
+/*
+** The calling thread at the root 'p' of a solve with several threads on
+** a narrow board, its first child 'mv'[0] done and won for the opponent:
+** the children 'mv'[1..n-1] are shared out whole (rootwork). Returns 1
+** when the root is won (the first winning child in the order in
+** '*winner', as one thread finds it), else 0 (with s->stop set when the
+** solve was stopped).
+*/
+static int root_split(vctx *s, const kn_pos *p, const kn_move *mv, int n,
+                      int *winner) {
+  shared *sh = s->sh;
+  rootwork rw;
+  uint64_t *key = malloc((size_t)n * sizeof *key);
+  int i, j;
+
+  memset(&rw, 0, sizeof rw);
+  rw.dup = malloc((size_t)n * sizeof *rw.dup);
+  rw.res = malloc((size_t)n);
+  if (!key || !rw.dup || !rw.res) {
+    free(key), free(rw.dup), free(rw.res);
+    s->stop = KN_STOP_ERROR;
+    return 0;
+  }
+  for (i = 0; i < n; i++) {
+    kn_pos q = *p;
+    kn_make(s->b, &q, mv[i]);
+    key[i] = wt_hash(canon(sh, q.occ.w[0]), q.stm);
+    rw.dup[i] = -1;
+    rw.res[i] = -1;
+    for (j = 0; j < i && rw.dup[i] < 0; j++)
+      if (key[j] == key[i]) rw.dup[i] = j;
+  }
+  free(key);
+  rw.res[0] = 1;
+  atomic_init(&rw.sp.next, 0);
+  atomic_init(&rw.sp.cut, 0);
+  rw.p = p, rw.mv = mv, rw.n = n;
+  rw.next = 1;
+  rw.decided = -1;
+
+  pthread_mutex_lock(&sh->mu);
+  root_update(sh, &rw);
+  sh->root = &rw;
+  signal_event(sh);
+  while (rw.decided < 0 || rw.busy > 0) {
+    split *sp;
+    if (root_take(s, &rw)) continue;
+    if (rw.decided < 0 && rw.busy == 0) break; /* stopped */
+    sp = rw.decided < 0 && !s->stop ? find_open(sh, NULL) : NULL;
+    if (sp) {
+      split_join(s, sp, NULL);
+      continue;
+    }
+    wait_event(sh);
+  }
+  sh->root = NULL;
+  pthread_mutex_unlock(&sh->mu);
+  free(rw.dup), free(rw.res);
+  if (rw.decided < 0) {
+    if (!s->stop) s->stop = LOAD(sh->stop) ? LOAD(sh->stop) : KN_STOP_ERROR;
+    return 0;
+  }
+  s->stop = 0;
+  *winner = rw.winner;
+  return rw.decided;
+}
+
 /* A helper thread: joins open split points until told to quit. */
 static void *helper_run(void *arg) {
   vctx *s = (vctx *)arg;
   shared *sh = s->sh;
   pthread_mutex_lock(&sh->mu);
   while (!sh->quit) {
-    split *j = find_open(sh, NULL);
+    split *j;
+    if (sh->root && root_take(s, sh->root)) continue;
+    j = find_open(sh, NULL);
     if (j) {
       s->stop = 0;
       split_join(s, j, NULL);
@@ -716,6 +862,18 @@ static int solve_any(vctx *s, kn_pos *p, int ply, kn_move *best) {
   start = s->nodes;
   for (i = 0; i < n; i++) {
     int w;
+    if (i == 1 && best && b->narrow && s->sh->nthreads > 1) {
+      int j = 0;
+      w = root_split(s, p, mv, n, &j);
+      if (s->stop) break;
+      if (w) {
+        *best = mv[j];
+        any_store(s, key, p->stm, mv[j], 1, work_depth(s->nodes - start));
+        free(mv), free(k);
+        return 1;
+      }
+      break;
+    }
     kn_make(b, p, mv[i]);
     w = solve_any(s, p, ply + 1, NULL);
     kn_unmake(b, p, mv[i]);

@@ -29,9 +29,10 @@ int kn_solve(const kn_board *b, const kn_pos *p, kn_tt *tt,
 /*
 ** kn_solve with 'nthreads' threads (1..KN_SOLVE_MAX_THREADS) sharing
 ** 'tt'. The result (win and move) is the same for any thread count: the
-** root's moves are solved one after the other in a fixed order, the
-** helper threads taking siblings below them (young brothers wait). Node
-** counts differ from run to run. The node
+** root's first move is solved first, then its other moves are shared
+** out whole, one thread each, and the first move in the fixed order that
+** wins is the move; below them, idle threads take siblings (young
+** brothers wait). Node counts differ from run to run. The node
 ** limit is checked against the sum of the threads' counts every few
 ** thousand nodes, so it may be passed by that much. The stop callback is
 ** only called from the calling thread.

@@ -342,6 +342,71 @@ static void threads_stopped_leave_the_table_exact(void **state) {
   kn_tt_free(tt);
 }
 
+/*
+** With several threads the root's children after the first are shared out
+** whole (one thread each). Stopped there, by the node limit at a fraction
+** of the full solve's nodes or by the stop callback, a solve says so
+** (no result) and leaves only proved results in the table: solving on
+** with it gives the fresh result and move. 5x6 free from the start (a
+** lost root in the removal phase) and after random plies (jump phase,
+** won and lost roots).
+*/
+static void threads_stopped_in_the_root_work(void **state) {
+  kn_board b5, b6;
+  uint64_t seed = 4242;
+  int k, checked = 0;
+  (void)state;
+  board_free_first(&b5, 5, 6);
+  board_free_first(&b6, 6, 6);
+  for (k = 0; k < 5; k++) {
+    const kn_board *b = k == 0 ? &b5 : &b6;
+    kn_pos p;
+    kn_limits lim;
+    kn_solve_result want, r;
+    kn_tt *tt = kn_tt_new(1);
+    assert_non_null(tt);
+    if (k == 0) kn_pos_start(b, &p);
+    else tu_random_play(b, &p, 3 + k, &seed);
+    memset(&lim, 0, sizeof lim);
+    assert_int_equal(kn_solve(b, &p, tt, &lim, &want), 0);
+    if (want.nodes < 20000) {
+      kn_tt_free(tt);
+      continue;
+    }
+    checked++;
+    for (int t = 2; t <= 3; t++)
+      for (int f = 1; f <= 4; f += 1 + (f == 1)) {
+        int calls = f;
+        memset(&lim, 0, sizeof lim);
+        if (f == 4) {
+          lim.stop.fn = tu_stop_after;
+          lim.stop.ud = &calls;
+        } else {
+          lim.nodes = want.nodes * (uint64_t)(2 * f + 1) / 8;
+        }
+        kn_tt_clear(tt);
+        assert_int_equal(kn_solve_threads(b, &p, tt, &lim, t, &r), 0);
+        if (r.stopped == KN_DONE) {
+          /* the threads may prove it in fewer nodes than one */
+          if (r.win != want.win || r.move != want.move)
+            fail_msg("%d threads: win %d move %u, one thread: win %d move %u",
+                     t, r.win, (unsigned)r.move, want.win, (unsigned)want.move);
+        } else {
+          assert_int_equal(r.stopped, f == 4 ? KN_STOP_USER : KN_STOP_LIMIT);
+          assert_int_equal(r.win, -1);
+        }
+        memset(&lim, 0, sizeof lim);
+        assert_int_equal(kn_solve_threads(b, &p, tt, &lim, t, &r), 0);
+        if (r.win != want.win || r.move != want.move)
+          fail_msg("position %d, %d threads stopped (%d), then: win %d move %u, "
+                   "fresh: win %d move %u", k, t, f, r.win, (unsigned)r.move,
+                   want.win, (unsigned)want.move);
+      }
+    kn_tt_free(tt);
+  }
+  assert_true(checked >= 3);
+}
+
 static void brainking_6x6_is_a_loss_for_black(void **state) {
   kn_board b;
   kn_pos p;
@@ -438,6 +503,7 @@ int main(void) {
       cmocka_unit_test(colour_swapped_images_agree),
       cmocka_unit_test(threads_agree_from_the_start),
       cmocka_unit_test(threads_stopped_leave_the_table_exact),
+      cmocka_unit_test(threads_stopped_in_the_root_work),
       cmocka_unit_test(brainking_6x6_is_a_loss_for_black),
       cmocka_unit_test(limits_and_stop_are_honoured),
   };
