@@ -14,17 +14,35 @@ local Game = core.Game -- the methods table of every game
 
 local FILES = "abcdefghijklmnopqrstuvwxyz"
 
---- The name of the square at 0-based file 'f' and rank 'r' ("a1").
+--- The name of the square at 0-based file 'f' and rank 'r' ("a1"). Raises for a file or rank
+-- that no board has (not a whole number from 0 to MAX_SIDE - 1): square(26, 0) was "1", a name
+-- that a variant's mistake would pass on as if it were a square.
 function M.square(f, r)
-  return FILES:sub(f + 1, f + 1) .. (r + 1)
+  local args = { f, r }
+  for i = 1, 2 do
+    local v = args[i]
+    local n = type(v) == "number" and math.tointeger(v)
+    if not n or n < 0 or n >= core.MAX_SIDE then
+      error(("bad argument #%d to 'square' (a %s from 0 to %d expected, got %s)")
+        :format(i, i == 1 and "file" or "rank", core.MAX_SIDE - 1,
+          type(v) == "number" and tostring(v) or type(v) .. " " .. tostring(v)), 2)
+    end
+  end
+  return FILES:sub(f + 1, f + 1) .. math.tointeger(r + 1)
 end
 
---- The 0-based file and rank of square name 's', or nil and a message.
+--- The 0-based file and rank of square name 's', or nil and a message. Only names of squares
+-- some board has: files a to t, ranks 1 to 20 ("a0" was read as rank -1, "z9" as file 25).
 function M.parse_square(s)
   if type(s) ~= "string" then return nil, "square name expected" end
   local l, d = s:lower():match("^(%a)(%d%d?)$")
   if not l then return nil, ("'%s' is not a square name (like d5)"):format(s) end
-  return FILES:find(l, 1, true) - 1, tonumber(d) - 1
+  local f, r = FILES:find(l, 1, true) - 1, tonumber(d) - 1
+  if f >= core.MAX_SIDE or r < 0 or r >= core.MAX_SIDE then
+    return nil, ("'%s' is no square of any board (files a to %s, ranks 1 to %d)")
+      :format(s, FILES:sub(core.MAX_SIDE, core.MAX_SIDE), core.MAX_SIDE)
+  end
+  return f, r
 end
 
 -- ---------------------------------------------------------------- variants

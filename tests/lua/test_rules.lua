@@ -315,6 +315,36 @@ T["variant lookup and registration reject bad input clearly"] = function()
   assert(list == nil and msg:find("/no/such/dir", 1, true), msg)
 end
 
+T["konane.square and parse_square name only squares some board has, both ways"] = function()
+  -- every square of the largest board, both ways, against the notation of docs/rules.md
+  local files = "abcdefghijklmnopqrst"
+  for f = 0, konane.MAX_SIDE - 1 do
+    for r = 0, konane.MAX_SIDE - 1 do
+      local sq = files:sub(f + 1, f + 1) .. (r + 1)
+      assert(konane.square(f, r) == sq, sq)
+      local pf, pr = konane.parse_square(sq:upper())
+      assert(pf == f and pr == r, sq)
+    end
+  end
+  -- rank 0 and files or ranks past MAX_SIDE are no square: nil and a message, not a number
+  -- ("a0" gave rank -1, "z9" file 25)
+  for _, s in ipairs { "a0", "a00", "z9", "u1", "a21", "t99" } do
+    local f, msg = konane.parse_square(s)
+    assert(f == nil and type(msg) == "string" and msg:find(s, 1, true)
+      and msg:find("no square of any board"), s .. ": " .. tostring(f) .. " " .. tostring(msg))
+  end
+  -- and square() refuses what no board has: square(26, 0) was "1", square(-1, 3) "4"
+  for _, fr in ipairs { { -1, 3 }, { 26, 0 }, { 20, 0 }, { 0, 20 }, { 1.5, 0 }, { 0, -1 }, { "3", 4 }, { 3 } } do
+    local ok, err = pcall(konane.square, fr[1], fr[2])
+    assert(not ok and err:find("bad argument #%d to 'square'"), tostring(fr[1]) .. "," .. tostring(fr[2])
+      .. ": " .. tostring(err))
+  end
+  -- a variant's slip is reported at its own line, not as a strange square name
+  local ok, err = pcall(konane.new, { variant = { name = "slip",
+    first_removal = function(b) return { b.square(-1, 2) } end } })
+  assert(not ok and err:find("variant 'slip'") and err:find("'square'"), err)
+end
+
 T["huge input is echoed shortened in the error"] = function()
   local g = konane.new()
   local ok, err = pcall(g.play, g, ("d5"):rep(100000))
