@@ -314,6 +314,26 @@ T["malformed and illegal commands get an error line and the engine keeps going"]
   e:close()
 end
 
+T["control bytes of a bad command are echoed as \\xNN, never raw into the runner's input"] = function()
+  local e = engine()
+  local cases = { { "seto\0ption name x", "'seto\\x00ption'" }, { "posit\27[2Jion", "'posit\\x1b[2Jion'" },
+                  { "position \0fen x", "'\\x00fen'" }, { "go depth \0012", "\\x01" },
+                  { "query \127", "\\x7f" } }
+  for _, c in ipairs(cases) do
+    e:send(c[1])
+    local l
+    if c[1]:match("^go") then l = select(2, e:bestmove()) else l = { e:line() } end
+    local text = table.concat(l, "\n")
+    assert(text:find("info string error: ", 1, true) and text:find(c[2], 1, true), c[2] .. " -> " .. text)
+    for _, line in ipairs(l) do
+      assert(not line:find("[%z\1-\31\127]"), "a raw control byte in: " .. line:gsub("%c", "?"))
+    end
+  end
+  e:send("isready")
+  assert(e:line() == "readyok")
+  e:close()
+end
+
 T["a command file from another editor is served: a byte order mark before ugi, CRLF line ends"] = function()
   local e = engine()
   e:send("\239\187\191ugi\r", "isready\r", "position startpos moves d5 e5\r", "query p1turn\r")

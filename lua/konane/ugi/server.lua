@@ -68,9 +68,12 @@ local function option_value(text)
   return text
 end
 
--- Text for an error line: one line, at most 300 bytes, without file:line prefixes.
+-- Text for an error line: one line, at most 300 bytes, without file:line prefixes, control
+-- bytes written as \xNN: an echoed command ("unknown command 'seto<NUL>ption'") put a raw NUL or
+-- an escape sequence into the runner's input (or a terminal).
 local function clean(msg)
   msg = tostring(msg):gsub("^[^\n(]-%.lua:%d+: ", ""):gsub("%s+", " ")
+    :gsub("%c", function(c) return ("\\x%02x"):format(c:byte()) end)
   if #msg > 300 then msg = msg:sub(1, 300) .. "..." end
   return msg
 end
