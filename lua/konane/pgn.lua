@@ -554,6 +554,12 @@ function pgn.read(text, opts)
       local tags, game_line = {}, tok.line
       local seen = false
       while tok and tok.kind == "tag" do
+        -- PGN allows a tag once per game: a second one is the tags of a cut record run into the
+        -- next game's (whose values won silently, and the cut game vanished into it)
+        if tags[tok.name] ~= nil then
+          error({ pgn_error = true, line = tok.line, message = "tag " .. tok.name
+                  .. " a second time in one game (the tag pairs of two games run together?)" }, 0)
+        end
         tags[tok.name] = tok.value
         seen = true
         tok = next_token()

@@ -155,6 +155,9 @@ T["a malformed game gives its line number and the games before it"] = function()
     { '[Result "1-0"]\n1. d5 0-1\n', "disagrees" },
     { 'Event "x"]\n', "unexpected" },
     { '[Event "x"]\n1. d5 1/2-1/2\n', "draw" },
+    -- a record cut after its tags, the next one right behind: one game under two sets of tags
+    { '[Event "x"]\n[Game "5"][Event "y"]\n[Game "6"]\n\n1. d5 e5 *\n', 'tag Event a second time in one game' },
+    { '[White "a"]\n[White "b"]\n\n*\n', 'tag White a second time' },
     -- a game that says it ended by the rules must end there, won by that side
     { '[Termination "normal"]\n1. d5 e5 0-1\n', 'a result that contradicts its moves %(0%-1 after move 2 with Termination "normal", but black still has a legal move%)' },
     { '[Board "1x4"]\n[FEN "ox.. w"]\n[Termination "normal"]\n1... a1-c1 1-0\n', "contradicts its moves %(1%-0, but after move 1 black has no legal move: white won%)" },
@@ -306,8 +309,10 @@ T["reading is linear: many tags on one line, glued move numbers, long move words
   -- rest of a line or word per token; under the same 20 s CPU limit as above
   local code = [[
     local pgn = require "konane.pgn"
-    local a = pgn.read(string.rep('[A "1"]', 200000) .. '\n[Board "6x6"]\n\n1. c4 *\n')
-    assert(#a == 1 and a[1].tags.A == "1" and a[1].moves[1] == "c4", "tags")
+    local many = {} -- (200,000 different tags: a tag given twice is refused)
+    for i = 1, 200000 do many[i] = '[A' .. i .. ' "1"]' end
+    local a = pgn.read(table.concat(many) .. '\n[Board "6x6"]\n\n1. c4 *\n')
+    assert(#a == 1 and a[1].tags.A1 == "1" and a[1].tags.A200000 == "1" and a[1].moves[1] == "c4", "tags")
     local b = pgn.read('[Board "6x6"]\n\n' .. string.rep("1.", 500000) .. " *\n")
     assert(#b == 1 and #b[1].moves == 0, "glued numbers")
     local c, err = pgn.read('[Board "6x6"]\n\n1. ' .. string.rep("a1", 500000) .. " *\n")

@@ -228,6 +228,35 @@ tests["a corrupt or truncated last record is dropped and replayed on resume"] = 
   cleanup()
 end
 
+tests["a record cut after its tags and run into the next is rejected on resume; both games are played again"] = function()
+  local full = T.run(base { games = 4 })
+  local dir = tmpdir()
+  T.run(base { games = 4, out = dir })
+  local text = read(dir .. "/games.pgn")
+  local starts = {}
+  for pos in text:gmatch("()%[Event ") do starts[#starts + 1] = pos end
+  assert(#starts == 12)
+  -- record 5 cut at the end of its tag pairs (no newline), the next record right after it:
+  -- "[Settings ...][Event ...": read as one game, record 6 under record 5's tags overridden
+  local r5 = text:sub(starts[5], starts[6] - 1)
+  local tags5 = r5:sub(1, r5:find("\n\n", 1, true) - 1)
+  write(dir .. "/games.pgn", text:sub(1, starts[5] - 1) .. tags5 .. text:sub(starts[6]))
+  local said = {}
+  local res = T.run(base { games = 4, out = dir, resume = true, log = function(m) said[#said + 1] = m end })
+  assert(summary(res) == summary(full))
+  -- every game once in the journal (before: game 5's tags stayed, glued to game 6, and game 5
+  -- was played again: two [Game "5"] in games.pgn)
+  local seen = {}
+  for n in read(dir .. "/games.pgn"):gmatch('%[Game "(%d+)"%]') do
+    assert(not seen[n], "game " .. n .. " twice in games.pgn")
+    seen[n] = true
+  end
+  assert(#records_of(dir) == 12)
+  assert(read(dir .. "/games.pgn.rejected"):find(tags5, 1, true))
+  assert(#said == 1 and said[1]:find("a second time in one game"), table.concat(said, "\n"))
+  cleanup()
+end
+
 tests["resume never plays a game twice; a game the settings do not schedule stops it"] = function()
   local dir = tmpdir()
   local full = T.run(base { games = 4, out = dir })
