@@ -734,7 +734,7 @@ static int root_split(vctx *s, const kn_pos *p, const kn_move *mv, int n,
   for (i = 0; i < n; i++) {
     kn_pos q = *p;
     kn_make(s->b, &q, mv[i]);
-    key[i] = wt_hash(canon(sh, q.occ.w[0]), q.stm);
+    key[i] = canon(sh, q.occ.w[0]); /* exact: every child has one side to move */
     rw.dup[i] = -1;
     rw.res[i] = -1;
     for (j = 0; j < i && rw.dup[i] < 0; j++)
