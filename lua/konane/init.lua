@@ -88,8 +88,13 @@ end
 --- package.path as konane/variants/<name>.lua). Raises when unknown.
 function M.variant(name)
   if type(name) == "table" then return check_variant(name, "variant") end
-  if type(name) ~= "string" or not name:match("^[%w_%-]+$") then
-    error(("bad variant name %s"):format(tostring(name)), 2)
+  if type(name) ~= "string" then
+    error(("bad variant: a name or a variant table expected, got %s"):format(type(name)), 2)
+  end
+  if not name:match("^[%w_%-]+$") then
+    -- quoted: an empty name read "bad variant name " with nothing after it
+    error(("bad variant name '%s' (letters, digits, '_' and '-' only)")
+      :format(#name > 40 and name:sub(1, 40) .. "..." or name), 2)
   end
   if registered[name] then return registered[name] end
   local ok, v = pcall(require, "konane.variants." .. name)

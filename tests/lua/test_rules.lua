@@ -305,7 +305,12 @@ T["variant lookup and registration reject bad input clearly"] = function()
   ok, err = pcall(konane.register_variant, 42)
   assert(not ok and err:find("must be a table"), err)
   ok, err = pcall(konane.variant, "../etc")
-  assert(not ok and err:find("bad variant name"), err)
+  assert(not ok and err:find("bad variant name '../etc'", 1, true), err)
+  -- the name is quoted, an empty one too, and a value that is no name says its type
+  ok, err = pcall(konane.new, { variant = "" })
+  assert(not ok and err:find("bad variant name '' (letters, digits", 1, true), err)
+  ok, err = pcall(konane.variant, 42)
+  assert(not ok and err:find("a name or a variant table expected, got number", 1, true), err)
   konane.register_variant { name = "test_reg", first_removal = function() return { "d5" } end }
   assert(table.concat(konane.new { variant = "test_reg" }:moves(), " ") == "d5")
   local names = {}
