@@ -664,6 +664,10 @@ return {
     assert(g:ply() == 1 and g:turn() == "white")
     local msg = error_of(with_game, g, function() repl.typed_move(g:moves()[1]) end)
     has(msg, "it is random:seed=9's turn (White): go() lets it move")
+    -- go(seconds) then is refused, not silently run with the bot's own time
+    msg = error_of(with_game, g, function() cmd("go")(0.2) end)
+    has(msg, "it is random:seed=9's turn: it thinks with its own settings")
+    assert(g:ply() == 1, "nothing played")
     local out = with_game(g, function() cmd("go")() end)
     has(out, "random:seed=9 (White) plays")
     assert(g:ply() == 2 and g:turn() == "black")

@@ -97,13 +97,19 @@ which ends it with the best line found so far. The game is not changed.]],
     detail = [[
 The engine searches (1 second by default), plays its move and shows the board. Against an
 opponent set by vs(), the opponent then answers as usual; when it is the opponent's own turn
-(after Ctrl-C stopped it, or after back()), go() lets it move.]],
+(after Ctrl-C stopped it, or after back()), go() lets it move, with its own settings (a
+number of seconds is refused then: the bot's spec sets its time).]],
     fn = function(seconds)
       check_seconds(seconds)
       local g = S.game()
       if g:over() then print(match.result_line(g)) return end
       local opp = S.opponent
       if opp and opp.game == g and g:turn() == opp.side and not opp.over then
+        -- the bot thinks as its spec says: go(0.2) silently waited the bot's own time
+        if seconds ~= nil then
+          error(("it is %s's turn: it thinks with its own settings (vs() chose them); go() lets it move")
+            :format(tostring(opp.bot.name or "the bot")), 0)
+        end
         match.replies(g)  -- the bot of vs() moves for its side
         S.show_board(g)
         return
