@@ -168,6 +168,7 @@ typedef struct shared {
   int nsym;                /* non-identity symmetries in 'sym' */
   int nbytes;              /* bytes of the occupancy word in use */
   uint64_t (*sym)[8][256]; /* per symmetry, per byte: the image bits */
+  uint64_t *sqimg;         /* per square, KN_SYMS words: its images */
   int nthreads;
   double deadline;         /* kn_clock seconds, <= 0: none */
   /* Read at every node, written seldom: a line of their own, so that the
@@ -196,6 +197,7 @@ typedef struct vctx {
   uint64_t *mk;
   int *key;
   uint64_t *killer;        /* per ply: the last winning move's mask */
+  uint64_t *img;           /* per ply, KN_SYMS words: the node's images */
   uint64_t nodes, nextpoll, reported;
   int stop;
   split *sp;               /* the innermost split point this thread is in */
@@ -306,6 +308,56 @@ static inline uint64_t canon(const shared *sh, uint64_t occ) {
     if (img < best) best = img;
   }
   return best;
+}
+
+/* The symmetric images of a narrow occupancy, into 'im' (sh->nsym words). */
+static inline void images(const shared *sh, uint64_t occ, uint64_t *im) {
+  int i, j;
+  for (i = 0; i < sh->nsym; i++) {
+    uint64_t img = 0, x = occ;
+    for (j = 0; j < sh->nbytes; j++, x >>= 8) img |= sh->sym[i][j][x & 255];
+    im[i] = img;
+  }
+}
+
+/* The images 'out' of the occupancy 'occ' ^ 'mk' from those of 'occ' ('im'):
+** an image of a XOR is the XOR of the images, and a move's mask has a few
+** bits (three for a single jump), so a bit's images from a table are
+** cheaper than the byte tables over the whole occupancy. One image (boards
+** of unequal sides: a mirror keeps the colours) and three (even squares)
+** are written out, in registers. */
+static inline __attribute__((always_inline)) void
+images_after(const shared *sh, const uint64_t *im, uint64_t mk,
+             uint64_t *out) {
+  const uint64_t *t = sh->sqimg;
+  int i;
+  if (sh->nsym == 1) {
+    uint64_t a = im[0];
+    for (; mk; mk &= mk - 1) a ^= t[(size_t)__builtin_ctzll(mk) * KN_SYMS];
+    out[0] = a;
+  } else if (sh->nsym == 3) {
+    uint64_t a = im[0], b = im[1], c = im[2];
+    for (; mk; mk &= mk - 1) {
+      const uint64_t *q = t + (size_t)__builtin_ctzll(mk) * KN_SYMS;
+      a ^= q[0], b ^= q[1], c ^= q[2];
+    }
+    out[0] = a, out[1] = b, out[2] = c;
+  } else if (sh->nsym) {
+    for (i = 0; i < sh->nsym; i++) out[i] = im[i];
+    for (; mk; mk &= mk - 1) {
+      const uint64_t *q = t + (size_t)__builtin_ctzll(mk) * KN_SYMS;
+      for (i = 0; i < sh->nsym; i++) out[i] ^= q[i];
+    }
+  }
+}
+
+/* The least of 'occ' and its images 'im': the canonical key. */
+static inline uint64_t least(const shared *sh, uint64_t occ,
+                             const uint64_t *im) {
+  int i;
+  for (i = 0; i < sh->nsym; i++)
+    if (im[i] < occ) occ = im[i];
+  return occ;
 }
 
 /*
@@ -430,28 +482,33 @@ static int look(const kn_board *b, uint64_t occ, int t, int d, int alpha,
   return best;
 }
 
-static int solve64(vctx *s, uint64_t occ, int stm, int ply);
+static int solve64(vctx *s, uint64_t occ, int stm, int ply, int have);
 static int split_search(vctx *s, uint64_t occ, int stm, int ply,
                         const uint64_t *mk, int first, int n);
 
 /*
 ** Narrow jump-phase solver: 1 when 'stm' to move in 'occ' wins, else 0
 ** (also 0 when s->stop is set; the caller checks it before trusting).
+** 'have': the caller has put occ's symmetric images at s->img's 'ply'
+** (else they are computed here when needed).
 */
-static int solve64(vctx *s, uint64_t occ, int stm, int ply) {
+static int solve64(vctx *s, uint64_t occ, int stm, int ply, int have) {
   const kn_board *b = s->b;
-  uint64_t *mk = s->mk + (size_t)ply * s->cap, h = 0, start;
+  uint64_t *mk = s->mk + (size_t)ply * s->cap, h = 0, start, kil;
+  uint64_t *im = s->img + (size_t)ply * KN_SYMS, *cim = im + KN_SYMS;
   uint64_t ck[KN_MAX_MOVES];
   int *k = s->key + (size_t)ply * s->cap;
   int n, i, pieces, usett, par, after;
 
   if (count_node(s)) return 0;
 
-  /* 1. Moves; none loses. The table bucket loads meanwhile. */
+  /* 1. Moves; none loses. The table bucket loads meanwhile. The children
+  ** get their images from ours (usett: we have them). */
   pieces = kn_popcount(occ);
   usett = pieces >= TT_MIN_PIECES;
   if (usett) {
-    h = wt_hash(canon(s->sh, occ), stm);
+    if (!have) images(s->sh, occ, im);
+    h = wt_hash(least(s->sh, occ, im), stm);
     wt_prefetch(s->sh, h);
   }
   n = kn_gen64(b, occ, stm, mk, NULL);
@@ -467,6 +524,7 @@ static int solve64(vctx *s, uint64_t occ, int stm, int ply) {
   ** sides' counts come from one pass (kn_both64x: 5% less time than a
   ** pass per side, the same nodes), made before the probe, though a hit
   ** makes them useless: the table's line arrives meanwhile. */
+  kil = s->killer[ply];
   for (i = 0; i < n; i++) {
     kn_both c;
     int own = kn_both64x(b, occ ^ mk[i], stm, 0, &c);
@@ -474,9 +532,12 @@ static int solve64(vctx *s, uint64_t occ, int stm, int ply) {
     if (c.omoves == 0) return 1;
     k[i] = 256 * c.omoves + 8 * kn_popcount(c.movers ^ mine) - 4 * own -
            2 * kn_popcount(mine);
-    if (mk[i] == s->killer[ply]) k[i] -= KILLER_BONUS;
+    if (mk[i] == kil) k[i] -= KILLER_BONUS;
   }
-  if (n == 1) return !solve64(s, occ ^ mk[0], stm ^ 1, ply + 1);
+  if (n == 1) {
+    if (usett) images_after(s->sh, im, mk[0], cim);
+    return !solve64(s, occ ^ mk[0], stm ^ 1, ply + 1, usett);
+  }
 
   /* 3. The table: proved results only, so a hit is final. */
   if (usett) {
@@ -505,7 +566,8 @@ static int solve64(vctx *s, uint64_t occ, int stm, int ply) {
         n > after + 1;
   if (pieces >= ETC_MIN_PIECES) {
     for (i = 0; i < n; i++) {
-      ck[i] = wt_hash(canon(s->sh, occ ^ mk[i]), stm ^ 1);
+      images_after(s->sh, im, mk[i], cim);
+      ck[i] = wt_hash(least(s->sh, occ ^ mk[i], cim), stm ^ 1);
       wt_prefetch(s->sh, ck[i]);
     }
   }
@@ -530,7 +592,8 @@ static int solve64(vctx *s, uint64_t occ, int stm, int ply) {
       if (w) goto won;
       break;
     }
-    w = solve64(s, occ ^ mk[i], stm ^ 1, ply + 1);
+    if (usett) images_after(s->sh, im, mk[i], cim);
+    w = solve64(s, occ ^ mk[i], stm ^ 1, ply + 1, usett);
     if (s->stop) return 0;
     if (!w) {
       s->killer[ply] = mk[i];
@@ -551,7 +614,7 @@ static void split_work(vctx *s, split *sp) {
     if (s->stop || LOAD(sp->cut)) return;
     i = atomic_fetch_add_explicit(&sp->next, 1, memory_order_relaxed);
     if (i >= sp->n) return;
-    w = solve64(s, sp->occ ^ sp->mk[i], sp->stm ^ 1, sp->ply + 1);
+    w = solve64(s, sp->occ ^ sp->mk[i], sp->stm ^ 1, sp->ply + 1, 0);
     if (s->stop) return;
     if (!w) {
       s->killer[sp->ply] = sp->mk[i];
@@ -817,7 +880,7 @@ static int solve_any(vctx *s, kn_pos *p, int ply, kn_move *best) {
 
   if (best) *best = KN_NOMOVE;
   if (!best && b->narrow && kn_pos_phase(b, p) == KN_JUMP)
-    return solve64(s, p->occ.w[0], p->stm, ply);
+    return solve64(s, p->occ.w[0], p->stm, ply, 0);
 
   if (count_node(s)) return 0;
 
@@ -900,7 +963,12 @@ static int build_syms(shared *s) {
   s->nsym = 0;
   if (n <= 1) return 0;
   s->sym = calloc((size_t)(n - 1), sizeof *s->sym);
-  if (!s->sym) return -1;
+  s->sqimg = calloc((size_t)b->nsq * KN_SYMS, sizeof *s->sqimg);
+  if (!s->sym || !s->sqimg) return -1;
+  for (j = 0; j < b->nsq; j++)
+    for (i = 1; i < n; i++)
+      s->sqimg[(size_t)j * KN_SYMS + i - 1] = (uint64_t)1
+                                              << kn_sym_square(b, ids[i], j);
   for (i = 1; i < n; i++)
     for (j = 0; j < s->nbytes; j++)
       for (v = 0; v < 256; v++) {
@@ -930,15 +998,16 @@ static int ctx_init(vctx *s, shared *sh, const kn_pos *p, int id) {
   s->mk = malloc((size_t)s->maxply * s->cap * sizeof *s->mk);
   s->key = malloc((size_t)s->maxply * s->cap * sizeof *s->key);
   s->killer = calloc((size_t)s->maxply, sizeof *s->killer);
+  s->img = malloc(((size_t)s->maxply + 1) * KN_SYMS * sizeof *s->img);
   if (sh->nthreads > 1) {
     s->splits = malloc((size_t)s->maxply * sizeof *s->splits);
     if (!s->splits) return -1;
   }
-  return s->mk && s->key && s->killer ? 0 : -1;
+  return s->mk && s->key && s->killer && s->img ? 0 : -1;
 }
 
 static void ctx_free(vctx *s) {
-  free(s->mk), free(s->key), free(s->killer), free(s->splits);
+  free(s->mk), free(s->key), free(s->killer), free(s->img), free(s->splits);
 }
 
 int kn_solve(const kn_board *b, const kn_pos *p, kn_tt *tt,
@@ -990,7 +1059,7 @@ static int solve_run(const kn_board *b, const kn_pos *p, kn_tt *tt,
   }
   ts = calloc((size_t)nthreads, sizeof *ts);
   if (!ts || (b->narrow && build_syms(&sh))) {
-    free(ts), free(sh.sym);
+    free(ts), free(sh.sym), free(sh.sqimg);
     return -1;
   }
   for (t = 0; t < nthreads; t++) fail |= ctx_init(&ts[t], &sh, p, t);
@@ -1020,7 +1089,7 @@ static int solve_run(const kn_board *b, const kn_pos *p, kn_tt *tt,
   if (!ts[0].stop) r->win = w;
 done:
   for (t = 0; t < nthreads; t++) ctx_free(&ts[t]);
-  free(ts), free(sh.sym);
+  free(ts), free(sh.sym), free(sh.sqimg);
   if (fail) return -1;
   return r->stopped == KN_STOP_ERROR ? -1 : 0;
 }

@@ -222,6 +222,33 @@ static void solver_matches_brute_force_on_late_games(void **state) {
 }
 
 /*
+** Late positions of random games on square boards, where the solver's key
+** is the least of four (6x6: the half turn, both diagonals) or eight (7x7,
+** every symmetry keeps the colours) images, each child's images made from
+** its parent's and the move's squares (solve.c, images_after): a wrong
+** image merges positions that differ and gives wrong results.
+*/
+static void solver_matches_brute_force_on_square_boards(void **state) {
+  static const int sides[] = {6, 7};
+  uint64_t seed = 4242;
+  int s, k, count = 0, wins = 0;
+  (void)state;
+  for (s = 0; s < 2; s++) {
+    kn_board b;
+    board_free_first(&b, sides[s], sides[s]);
+    for (k = 0; k < 24; k++) {
+      kn_pos p;
+      late_position(&b, &p, 100000, &seed);
+      if (kn_bits_count(&p.occ) < 8) continue;
+      wins += check_position(&b, &p);
+      count++;
+    }
+  }
+  assert_true(count >= 30);
+  assert_true(wins > count / 10 && wins < count * 9 / 10);
+}
+
+/*
 ** A symmetry that swaps the square colours (a mirror across a side of even
 ** length, a quarter turn of an even square) maps a jump position onto the
 ** same game with the other side to move: the solver gives the image the
@@ -500,6 +527,7 @@ int main(void) {
       cmocka_unit_test(solver_matches_brute_force_on_small_boards),
       cmocka_unit_test(solver_matches_brute_force_on_late_games),
       cmocka_unit_test(solver_matches_brute_force_at_24_pieces_and_more),
+      cmocka_unit_test(solver_matches_brute_force_on_square_boards),
       cmocka_unit_test(colour_swapped_images_agree),
       cmocka_unit_test(threads_agree_from_the_start),
       cmocka_unit_test(threads_stopped_leave_the_table_exact),
