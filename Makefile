@@ -151,7 +151,7 @@ lint:
 	luacheck -q lua scripts examples tests
 	cppcheck $(CPPCHECK_FLAGS) -Isrc $(LUA_CFLAGS) src/
 
-ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -DKN_SELFCHECK
 asan:
 	$(MAKE) BUILD=build-asan CFLAGS="$(ASAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" test
 

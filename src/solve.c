@@ -24,6 +24,7 @@
 
 #include <limits.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -351,6 +352,27 @@ images_after(const shared *sh, const uint64_t *im, uint64_t mk,
   }
 }
 
+/* KN_SELFCHECK (make asan): every image a node was handed by its parent
+** (images_after) is checked against the byte tables; a wrong image would
+** only lose transpositions or, worse, make two positions share a key. */
+#ifdef KN_SELFCHECK
+static void check_images(const shared *sh, uint64_t occ, const uint64_t *im) {
+  uint64_t want[KN_SYMS];
+  int i;
+  images(sh, occ, want);
+  for (i = 0; i < sh->nsym; i++)
+    if (want[i] != im[i]) {
+      fprintf(stderr, "solve: image %d of %016llx is %016llx, not %016llx\n", i,
+              (unsigned long long)occ, (unsigned long long)im[i],
+              (unsigned long long)want[i]);
+      abort();
+    }
+}
+#define CHECK_IMAGES(sh, occ, im) check_images(sh, occ, im)
+#else
+#define CHECK_IMAGES(sh, occ, im) ((void)0)
+#endif
+
 /* The least of 'occ' and its images 'im': the canonical key. */
 static inline uint64_t least(const shared *sh, uint64_t occ,
                              const uint64_t *im) {
@@ -508,6 +530,7 @@ static int solve64(vctx *s, uint64_t occ, int stm, int ply, int have) {
   usett = pieces >= TT_MIN_PIECES;
   if (usett) {
     if (!have) images(s->sh, occ, im);
+    else CHECK_IMAGES(s->sh, occ, im);
     h = wt_hash(least(s->sh, occ, im), stm);
     wt_prefetch(s->sh, h);
   }
