@@ -21,6 +21,10 @@ local PLAN_MAGIC = "konane-solve-plan 1"
 
 local function konane() return require("konane") end
 
+-- A whole number read from a plan, journal or worker line, or nil: twenty digits do not fit in
+-- an integer (tonumber gives a float, and %d in a message then raises an error)
+local function int(s) return s and math.tointeger(tonumber(s)) end
+
 -- ---------------------------------------------------------------------------------------------
 -- Files
 
@@ -260,15 +264,16 @@ function M.parse_plan(text, where)
     elseif line ~= "" then
       local key, val = line:match("^(%a+) (.*)$")
       if key == "rows" or key == "cols" or key == "split" then
-        plan[key] = tonumber(val)
+        plan[key] = int(val)
+        if not plan[key] then return nil, ("%s:%d: bad %s line"):format(where, n, key) end
       elseif key == "variant" then
         plan.variant = val
       elseif key == "node" then
         local id, depth, kind, tail = val:match("^(%d+) (%d+) (%a+) (.*)$")
         local fen, rest = (tail or ""):match("^(.-) | (.*)$")
         if not fen then fen, rest = tail, "" end
-        id, depth = tonumber(id), tonumber(depth)
-        if not id or id ~= #plan.nodes + 1 then
+        id, depth = int(id), int(depth)
+        if not id or not depth or id ~= #plan.nodes + 1 then
           return nil, ("%s:%d: bad node line"):format(where, n)
         end
         local node = { id = id, depth = depth, kind = kind, fen = fen }
@@ -276,7 +281,8 @@ function M.parse_plan(text, where)
           node.moves, node.children = {}, {}
           for m, c in rest:gmatch("(%S+)=(%d+)") do
             node.moves[#node.moves + 1] = m
-            node.children[#node.children + 1] = tonumber(c)
+            node.children[#node.children + 1] = int(c)
+            if not int(c) then return nil, ("%s:%d: bad child number %s"):format(where, n, c) end
           end
           if #node.moves == 0 then return nil, ("%s:%d: a node without moves"):format(where, n) end
         elseif kind ~= "unit" and kind ~= "end" then
@@ -342,8 +348,8 @@ function M.read_journal(path, plan)
     if n == 1 then line = line:gsub("^\239\187\191", "") end
     local id, wl, nodes, t, move, fen =
       line:match("^unit (%d+) (%a+) nodes=(%d+) time=([%d.]+) move=(%S+) fen=(.+)$")
-    id = tonumber(id)
-    if not id or (wl ~= "win" and wl ~= "loss") then
+    id, nodes, t = int(id), int(nodes), tonumber(t)
+    if not (id and nodes and t) or (wl ~= "win" and wl ~= "loss") then
       return nil, ("%s:%d: bad journal line"):format(path, n)
     end
     local node = plan.nodes[id]
@@ -353,7 +359,7 @@ function M.read_journal(path, plan)
     if node.fen ~= fen then
       return nil, ("%s:%d: unit %d has another position in the plan"):format(path, n, id)
     end
-    local r = { win = wl == "win", nodes = tonumber(nodes), time = tonumber(t),
+    local r = { win = wl == "win", nodes = nodes, time = t,
                 move = move ~= "-" and move or nil, line = line .. "\n" }
     if res[id] and res[id].win ~= r.win then
       return nil, ("%s:%d: unit %d is recorded both as a win and as a loss"):format(path, n, id)
@@ -737,9 +743,10 @@ function M.run(o)
 
   local function finish(w, line)
     local id, wl, nodes, t, move = line:match("^@@solve (%d+) (%a+) (%d+) ([%d.]+) (%S+)$")
-    id = tonumber(id)
+    id = int(id)
     if id ~= w.id then error("a worker answered out of turn: " .. line, 0) end
-    local r = { win = wl == "win", nodes = tonumber(nodes), time = tonumber(t),
+    if not (int(nodes) and tonumber(t)) then error("a worker's answer is malformed: " .. line, 0) end
+    local r = { win = wl == "win", nodes = int(nodes), time = tonumber(t),
                 move = move ~= "-" and move or nil }
     journal_append(st, id, r)
     busy[id], w.id = nil, nil

@@ -156,6 +156,42 @@ T["a run writes plan, journal and proof; status reads them; the result matches t
   cleanup()
 end
 
+-- numbers too long for an integer or malformed in a plan or journal (a damaged file, an edit)
+-- name their file and line; they were a Lua traceback from a format or an arithmetic on nil
+T["numbers in plan.txt and journal.txt that do not fit are named with their line"] = function()
+  local dir = tmpdir() .. "/run"
+  local code, out = cli { "--size", "4x5", "--variant", "free", "--split", "3", "--out", dir,
+    "--hash-mb", "1" }
+  assert(code == 0, out)
+  local plan, journal = read(dir .. "/plan.txt"), read(dir .. "/journal.txt")
+  local function status_fails(file, text, want)
+    write(dir .. "/" .. file, text)
+    local c, o = cli { "--status", dir }
+    assert(c ~= 0 and o:find(want) and not o:find("traceback"), o)
+    write(dir .. "/plan.txt", plan)
+    write(dir .. "/journal.txt", journal)
+  end
+  local first = journal:match("^[^\n]*")
+  local function line1(pattern, repl)
+    local l, k = first:gsub(pattern, repl)
+    assert(k == 1, first)
+    return (journal:gsub(first:gsub("%p", "%%%0"), (l:gsub("%%", "%%%%")), 1))
+  end
+  status_fails("journal.txt", line1("time=[%d.]+", "time=0..1"), "journal.txt:1: bad journal line")
+  status_fails("journal.txt", line1("nodes=%d+", "nodes=99999999999999999999"),
+    "journal.txt:1: bad journal line")
+  status_fails("journal.txt", line1("^unit %d+", "unit 922337203685477580813"),
+    "journal.txt:1: bad journal line")
+  local child, k = plan:gsub("=(%d+)", "=922337203685477580813", 1)
+  assert(k == 1)
+  status_fails("plan.txt", child, "plan.txt:%d+: bad child number 922337203685477580813")
+  local rows = plan:gsub("\nrows 4\n", "\nrows 4.5\n", 1)
+  status_fails("plan.txt", rows, "plan.txt:%d+: bad rows line")
+  local c, o = cli { "--status", dir }
+  assert(c == 0, o)
+  cleanup()
+end
+
 T["kill -9 in the middle, then --resume: same result, no unit twice"] = function()
   local dir = tmpdir() .. "/run"
   local argv = { core.exe_path(), "scripts/solve.lua", "--size", "6x6", "--variant", "brainking",
