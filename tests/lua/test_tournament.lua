@@ -203,15 +203,22 @@ tests["an SPRT match needs two bots and no shards"] = function()
   assert(not ok and err:find("sharded"))
 end
 
-tests["a corrupt or truncated last record is dropped and replayed on resume"] = function()
+-- A finished 12-game run in a fresh directory, for damaging its journal: the uninterrupted
+-- run's results, the directory, games.pgn's text and where each of its records starts.
+local function finished_run()
   local full = T.run(base { games = 4 })
   local dir = tmpdir()
   T.run(base { games = 4, out = dir })
   local text = read(dir .. "/games.pgn")
-  -- keep 9 records, then cut the 10th in its movetext
   local starts = {}
   for pos in text:gmatch("()%[Event ") do starts[#starts + 1] = pos end
   assert(#starts == 12)
+  return full, dir, text, starts
+end
+
+tests["a corrupt or truncated last record is dropped and replayed on resume"] = function()
+  local full, dir, text, starts = finished_run()
+  -- keep 9 records, then cut the 10th in its movetext
   local cut = text:sub(1, starts[10] - 1) .. text:sub(starts[10], starts[10] + 300)
   write(dir .. "/games.pgn", cut)
   local warnings = {}
@@ -229,13 +236,7 @@ tests["a corrupt or truncated last record is dropped and replayed on resume"] = 
 end
 
 tests["a record cut after its tags and run into the next is rejected on resume; both games are played again"] = function()
-  local full = T.run(base { games = 4 })
-  local dir = tmpdir()
-  T.run(base { games = 4, out = dir })
-  local text = read(dir .. "/games.pgn")
-  local starts = {}
-  for pos in text:gmatch("()%[Event ") do starts[#starts + 1] = pos end
-  assert(#starts == 12)
+  local full, dir, text, starts = finished_run()
   -- record 5 cut at the end of its tag pairs (no newline), the next record right after it:
   -- "[Settings ...][Event ...": read as one game, record 6 under record 5's tags overridden
   local r5 = text:sub(starts[5], starts[6] - 1)
