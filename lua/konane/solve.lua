@@ -281,8 +281,9 @@ function M.parse_plan(text, where)
           node.moves, node.children = {}, {}
           for m, c in rest:gmatch("(%S+)=(%d+)") do
             node.moves[#node.moves + 1] = m
-            node.children[#node.children + 1] = int(c)
-            if not int(c) then return nil, ("%s:%d: bad child number %s"):format(where, n, c) end
+            local child = int(c)
+            if not child then return nil, ("%s:%d: bad child number %s"):format(where, n, c) end
+            node.children[#node.children + 1] = child
           end
           if #node.moves == 0 then return nil, ("%s:%d: a node without moves"):format(where, n) end
         elseif kind ~= "unit" and kind ~= "end" then
@@ -743,10 +744,10 @@ function M.run(o)
 
   local function finish(w, line)
     local id, wl, nodes, t, move = line:match("^@@solve (%d+) (%a+) (%d+) ([%d.]+) (%S+)$")
-    id = int(id)
+    id, nodes, t = int(id), int(nodes), tonumber(t)
     if id ~= w.id then error("a worker answered out of turn: " .. line, 0) end
-    if not (int(nodes) and tonumber(t)) then error("a worker's answer is malformed: " .. line, 0) end
-    local r = { win = wl == "win", nodes = int(nodes), time = tonumber(t),
+    if not (nodes and t) then error("a worker's answer is malformed: " .. line, 0) end
+    local r = { win = wl == "win", nodes = nodes, time = t,
                 move = move ~= "-" and move or nil }
     journal_append(st, id, r)
     busy[id], w.id = nil, nil
