@@ -34,7 +34,31 @@ end
 --- The canonical form of { lefts | rights } (lists of values, integers or
 --- game texts).
 function M.make(lefts, rights)
-  return core.cgt_make(lefts or {}, rights or {})
+  local lists = { lefts or {}, rights or {} }
+  for side, list in ipairs(lists) do
+    if type(list) ~= "table" then
+      error(("bad argument #%d to 'make' (list of options expected, got %s)")
+        :format(side, type(list)), 2)
+    end
+    -- each option converted here, so that a bad one is named by its side and place
+    -- (the core's message would count Lua stack slots: 'bad argument #5 to cgt_make')
+    local conv = {}
+    for i = 1, #list do
+      local o = list[i]
+      if M.is_value(o) then
+        conv[i] = o
+      else
+        local ok, v = pcall(function() return M.parse("0") + o end)
+        if not ok then
+          error(("bad argument #%d to 'make' (option %d: %s)"):format(side, i,
+            (tostring(v):match("%((.*)%)$") or tostring(v))), 2)
+        end
+        conv[i] = v
+      end
+    end
+    lists[side] = conv
+  end
+  return core.cgt_make(lists[1], lists[2])
 end
 
 --- Is 'v' a game value?
@@ -59,6 +83,9 @@ end
 
 --- The sum of a list of values (0 for an empty list).
 function M.sum(list)
+  if type(list) ~= "table" then
+    error(("bad argument #1 to 'sum' (list of values expected, got %s)"):format(type(list)), 2)
+  end
   local s = M.parse("0")
   for _, v in ipairs(list) do s = s + v end
   return s
@@ -101,6 +128,11 @@ end
 
 --- The winner of value 'v' when 'turn' ("black" or "white") moves first.
 function M.winner(v, turn)
+  if turn ~= "black" and turn ~= "white" then
+    -- an unknown side would otherwise read as White moving first: a silent wrong answer
+    error(("bad argument #2 to 'winner' ('black' or 'white' expected, got %s)")
+      :format(type(turn) == "string" and ("'" .. turn .. "'") or type(turn)), 2)
+  end
   if turn == "black" then return v:wins("black") and "black" or "white" end
   return v:wins("white") and "white" or "black"
 end

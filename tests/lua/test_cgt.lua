@@ -173,6 +173,25 @@ T["cgt.solve: region values give the solver's result with fewer nodes"] = functi
   raises(function() cgt.solve(g, { max_pices = 3 }) end, "unknown option 'max_pices'")
 end
 
+T["make, sum and winner name a bad argument; winner refuses an unknown side"] = function()
+  eq(cgt.make({ "1", 0, 0.5, cgt.parse("*") }, { "2" }), cgt.parse("3/2"))
+  eq(cgt.make({ "*" }, {}), cgt.parse("0"))
+  -- the option's side and place, not a count of the core's stack slots ('#5 to cgt_make')
+  raises(function() return cgt.make({ 0, {} }, {}) end,
+    "^bad argument #1 to 'make' %(option 2: game value, integer or game text expected, got table%)")
+  raises(function() return cgt.make({}, { 1, 0 / 0 }) end,
+    "^bad argument #2 to 'make' %(option 2: not a dyadic rational")
+  raises(function() return cgt.make({}, { "zz" }) end, "^bad argument #2 to 'make' %(option 1: bad game 'zz'")
+  raises(function() return cgt.make("x", {}) end, "^bad argument #1 to 'make' %(list of options expected, got string%)")
+  raises(function() return cgt.sum(nil) end, "^bad argument #1 to 'sum' %(list of values expected, got nil%)")
+  eq(cgt.winner(cgt.parse("*"), "white"), "white")
+  eq(cgt.winner(cgt.parse("1"), "white"), "black")
+  -- a side that is neither was read as White moving first: '*' gave "white" for "Black"
+  raises(function() return cgt.winner(cgt.parse("*"), "Black") end,
+    "^bad argument #2 to 'winner' %('black' or 'white' expected, got 'Black'%)")
+  raises(function() return cgt.winner(cgt.parse("*"), nil) end, "got nil")
+end
+
 T["describe: the REPL's text names regions, sum and winner"] = function()
   local g = konane.new { fen = "x.x.x.x./8/..xo..../..ox..../8/8/8/o.o....x w" }
   local text, sum = cgt.describe(g)
