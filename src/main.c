@@ -38,7 +38,7 @@ int luaopen_konane_core(lua_State *L);
 */
 volatile sig_atomic_t host_interrupted = 0;
 static volatile sig_atomic_t running = 0;   /* Lua code is executing */
-static volatile sig_atomic_t presses = 0;   /* Ctrl-C presses not yet honoured */
+static volatile sig_atomic_t presses = 0;   /* Ctrl-C presses during this command */
 lua_State *host_L = NULL;
 int host_in_repl = 0; /* keep the SIGINT handler between commands */
 const char *host_progname = PROGNAME;
@@ -55,19 +55,18 @@ static void lstop(lua_State *L, lua_Debug *ar) {
   if (!host_interrupted)
     return;
   host_interrupted = 0;
-  presses = 0;
   luaL_error(L, "interrupted!");
 }
 
 /*
 ** SIGINT: while Lua runs, set the flag (for the C long calls) and a count
-** hook (for Lua loops). A third press that was not honoured means something
-** is stuck outside both: fall back to the default action and die. At the
+** hook (for Lua loops). Presses are counted per command, delivered or not:
+** a command still running after two means something ignores them (stuck
+** outside both, or Lua code that catches "interrupted!" and goes on), and
+** the third falls back to the default action and ends the program. At the
 ** prompt only the flag is set; the input loop cancels the line.
 */
 void host_on_sigint(int sig) {
-  if (!host_interrupted)
-    presses = 0;  /* the earlier presses were delivered */
   host_interrupted = 1;
   if (!running)
     return;

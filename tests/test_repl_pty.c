@@ -410,6 +410,46 @@ static void ctrl_c_is_delivered_once(void **state) {
   assert_int_equal(finish(s), 0);
 }
 
+/*
+** Lua code that catches "interrupted!" and goes on cannot hold the terminal:
+** each press is delivered, the second warns, the third ends the program by
+** SIGINT. A press in an earlier command does not count toward the three.
+*/
+static void three_presses_end_a_loop_that_catches_them(void **state) {
+  Session *s = spawn(0, NULL);
+  int status = 0;
+  double end;
+  (void)state;
+  assert_true(expect(s, "> "));
+  send(s, "print('counting') pcall(g.perft, g, 40) print('stopped')\r");
+  assert_true(expect(s, "\ncounting\n"));
+  assert_true(absent_for(s, "> ", 300));
+  send(s, "\003");
+  assert_true(expect(s, "stopped\n"));
+  assert_true(expect(s, "> "));
+  send(s, "n = 0 while true do if not pcall(function() while true do end end) then "
+          "n = n + 1 print('caught', n) end end\r");
+  assert_true(absent_for(s, "> ", 300));
+  send(s, "\003");
+  assert_true(expect(s, "caught\t1"));
+  /* a press while print() runs, outside the pcall, would end the command */
+  assert_true(absent_for(s, "> ", 200));
+  send(s, "\003");
+  assert_true(expect(s, "still busy; press Ctrl-C again to quit"));
+  assert_true(expect(s, "caught\t2"));
+  assert_true(absent_for(s, "> ", 200));
+  assert_int_equal(waitpid(s->pid, &status, WNOHANG), 0);  /* two presses: still running */
+  send(s, "\003");
+  end = now_ms() + TIMEOUT_MS;
+  while (waitpid(s->pid, &status, WNOHANG) == 0 && now_ms() < end)
+    pump(s, 50);
+  assert_true(WIFSIGNALED(status));
+  assert_int_equal(WTERMSIG(status), SIGINT);
+  assert_true(strstr(s->out + s->mark, "caught\t3") == NULL);
+  close(s->fd);
+  free(s);
+}
+
 static void ctrl_c_at_the_prompt_cancels_the_line(void **state) {
   Session *s = spawn(0, NULL);
   (void)state;
@@ -704,6 +744,7 @@ int main(void) {
       cmocka_unit_test(history_survives_a_restart),
       cmocka_unit_test(ctrl_c_stops_a_long_computation_and_keeps_the_game),
       cmocka_unit_test(ctrl_c_is_delivered_once),
+      cmocka_unit_test(three_presses_end_a_loop_that_catches_them),
       cmocka_unit_test(ctrl_c_at_the_prompt_cancels_the_line),
       cmocka_unit_test(syntax_error_is_reported_and_the_next_command_works),
       cmocka_unit_test(ctrl_c_stops_a_solve_and_a_bots_move),
