@@ -31,12 +31,19 @@ local WINNER_RESULT = { black = "1-0", white = "0-1" }
 
 local LINE_WIDTH = 79
 
--- Quote a tag value: backslash and double quote are escaped, line breaks become spaces (a tag
--- pair lives on one line).
+-- Control bytes as a record writes them: tab, CR and LF become spaces (a tag pair lives on one
+-- line, a blank line would split a record), any other as \xNN (no raw control byte reaches a
+-- record, as konane.play.clean_reason; a NUL or an escape sequence read from a file is kept
+-- visible).
+local function no_controls(s)
+  return (s:gsub("[\r\n\t]", " "):gsub("%c", function(ch) return ("\\x%02x"):format(ch:byte()) end))
+end
+
+-- Quote a tag value: control bytes as no_controls, backslash and double quote escaped.
 local function quote(value)
   local s = tostring(value)
-  if not s:find('[\r\n\t\\"]') then return '"' .. s .. '"' end
-  s = s:gsub("[\r\n\t]", " ")
+  if not s:find('[%c\\"]') then return '"' .. s .. '"' end
+  s = no_controls(s)
   s = s:gsub("[\\\"]", "\\%0")
   return '"' .. s .. '"'
 end
@@ -49,8 +56,8 @@ pgn.COMMENT_MAX = 2000
 local function clean_comment(text)
   local s = tostring(text)
   if #s > pgn.COMMENT_MAX then s = s:sub(1, pgn.COMMENT_MAX - 3) .. "..." end
-  if not s:find("[}\r\n]") then return s end
-  return (s:gsub("}", ")"):gsub("[\r\n]+", " "))
+  if not s:find("[}%c]") then return s end
+  return (no_controls((s:gsub("}", ")"):gsub("[\r\n]+", " "))))
 end
 
 local function comment_text(text)

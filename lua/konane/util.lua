@@ -16,6 +16,33 @@ function M.now()
   return os.clock()
 end
 
+--- printable(s) -> text
+-- 's' (any value, through tostring) as text with no raw control byte and only valid UTF-8, for a
+-- name that reaches records, JSON files, web pages and terminals: tab, CR and LF become
+-- spaces; other control bytes (C0, DEL, and C1 as UTF-8) and bytes that are not part of a valid
+-- UTF-8 sequence are written as \xNN (C1 as \u00NN). Printable text comes back unchanged, so
+-- applying it twice changes nothing.
+function M.printable(s)
+  s = tostring(s)
+  if not s:find("[%c\128-\255]") then return s end
+  s = s:gsub("[\t\r\n]", " "):gsub("%c", function(ch) return ("\\x%02x"):format(ch:byte()) end)
+  if not utf8.len(s) then
+    local out, i = {}, 1
+    while i <= #s do
+      local ok, bad = utf8.len(s, i)
+      if ok then
+        out[#out + 1] = s:sub(i)
+        break
+      end
+      out[#out + 1] = s:sub(i, bad - 1)
+      out[#out + 1] = ("\\x%02x"):format(s:byte(bad))
+      i = bad + 1
+    end
+    s = table.concat(out)
+  end
+  return (s:gsub("\194([\128-\159])", function(b) return ("\\u%04x"):format(b:byte()) end))
+end
+
 --- rng(seed) -> function
 -- A small independent pseudo-random generator (splitmix64), so a seeded bot, opening or
 -- schedule gives the same sequence whatever else uses math.random. 'seed' is an integer (a

@@ -334,6 +334,26 @@ T["messages show control bytes escaped; a directory is not a record file"] = fun
   assert(not ok and select(2, tostring(msg):gsub("illegal move", "")) == 0 and msg:find("'zz' is illegal"), msg)
 end
 
+T["a written record has no raw control byte: tags and comments show them as \\xNN"] = function()
+  local rec = play_seeded(3)
+  rec.black = "esc\27[31mred\0nul"
+  rec.tags = { Event = "tab\there\1", Site = "del\127" }
+  rec.comments[1] = "bell\7 and crlf\r\nend"
+  local text = pgn.write(rec)
+  -- an annotated copy of a hostile file, a bot named so: nothing raw for a terminal or a reader
+  assert(not text:find("[%z\1-\9\11-\31\127]"), "a raw control byte in the record")
+  local back = assert(pgn.read(text))[1]
+  assert(back.black == "esc\\x1b[31mred\\x00nul", back.black)
+  assert(back.tags.Event == "tab here\\x01", back.tags.Event)
+  assert(back.tags.Site == "del\\x7f", back.tags.Site)
+  assert(back.comments[1] == "bell\\x07 and crlf end", back.comments[1])
+  -- printable text is written as it is
+  rec = play_seeded(4)
+  rec.black = 'k\u{14D}nane "\\"'
+  back = assert(pgn.read(pgn.write(rec)))[1]
+  assert(back.black == rec.black, back.black)
+end
+
 T["comments are capped and kept on one line when written"] = function()
   local rec = pgn.record { rows = 6, cols = 6, variant = "brainking", moves = { "c4", "c3" },
                            comments = { [1] = string.rep("x", 100000), [2] = "two\n\nlines }" } }

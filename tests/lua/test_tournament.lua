@@ -651,6 +651,34 @@ tests["a bot file that is a directory is refused at the start with exit status 2
   cleanup()
 end
 
+tests["a bot named with control bytes or over 200 bytes: clean records and files, and --resume works"] = function()
+  local dir = tmpdir()
+  -- a file name may hold any byte but '/' and NUL, and may be 255 bytes long
+  local esc = dir .. "/esc\27[31mred\1\255.lua"
+  local long = dir .. "/" .. ("b"):rep(240) .. ".lua"
+  local bot = "return { choose = function(self, game) return game:moves()[1] end }\n"
+  write(esc, bot)
+  write(long, bot)
+  local code, out = cli { "--bot", esc, "--bot", long, "--bot", "random", "--size", "4x4", "--games", "2",
+                          "--out", dir .. "/t" }
+  assert(code == 0, out)
+  -- no raw control byte reaches the terminal, the records or the JSON files, and the name is
+  -- UTF-8 (the JSON files also keep the spec, a path, byte for byte: it must open the file again)
+  assert(not out:find("[%z\1-\9\11-\31\127]"), "a raw control byte in the output")
+  assert(out:find("esc\\x1b[31mred\\x01\\xff", 1, true), out)
+  for _, f in ipairs { "games.pgn", "results.json", "tournament.cfg", "report.html" } do
+    local text = read(dir .. "/t/" .. f)
+    assert(not text:find("[%z\1-\9\11-\31\127]"), "a raw control byte in " .. f)
+    if f == "games.pgn" or f == "report.html" then assert(utf8.len(text), f .. " is not UTF-8") end
+  end
+  assert(#records_of(dir .. "/t") == 6)
+  -- the saved names are taken back: tournament.cfg refused a name over 200 bytes
+  code, out = cli { "--resume", "--out", dir .. "/t" }
+  assert(code == 0 and not out:find("longer than"), out)
+  assert(#records_of(dir .. "/t") == 6)
+  cleanup()
+end
+
 tests["a bad openings file is reported as FILE:LINE by the command line"] = function()
   local dir = tmpdir()
   write(dir .. "/op.txt", "c4 c3\n\nc4 z9\n")

@@ -83,4 +83,17 @@ T["check_opts points the error at the caller of the checked function"] = functio
   assert(not ok and err:find(":" .. line .. ": api: unknown option 'y'", 1, true), err)
 end
 
+T["printable: control bytes and bytes that are not UTF-8 as \\xNN, C1 as \\u00NN, twice the same"] = function()
+  local P = util.printable
+  assert(P("k\u{14D}nane \u{1F600} plain") == "k\u{14D}nane \u{1F600} plain")
+  assert(P("a\tb\r\nc") == "a b  c")
+  assert(P("esc\27[31m\0\127") == "esc\\x1b[31m\\x00\\x7f", P("esc\27[31m\0\127"))
+  -- a lone byte, an overlong '<', a surrogate, a cut sequence; valid text around them kept
+  local s = P("\255x\192\188\237\160\128\u{14D}\226\130")
+  assert(s == "\\xffx\\xc0\\xbc\\xed\\xa0\\x80\u{14D}\\xe2\\x82", s)
+  assert(P("csi\u{9B}31m") == "csi\\u009b31m")
+  for _, t in ipairs { "esc\27\255", "\u{9B}", "a\tb" } do assert(P(P(t)) == P(t)) end
+  assert(P(42) == "42")
+end
+
 return T

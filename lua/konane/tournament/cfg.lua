@@ -146,8 +146,9 @@ function M.decode(text, name)
     if type(b) ~= "table" then bad(name, bots, i, "an object {name, spec} expected") end
     LABELS[b] = label_of(bots, i)
     only(name, b, { "name", "spec" }, "a bot")
-    check_string(name, b, "name", 200)
-    check_string(name, b, "spec", 4096, true)
+    local max = require("konane.tournament.settings").NAME_MAX -- what a new tournament accepts
+    check_string(name, b, "name", max)
+    check_string(name, b, "spec", max, true)
   end
   local ops = check_list(name, doc, "openings", 1)
   for i, op in ipairs(ops) do

@@ -6,10 +6,15 @@
 -- bots in the records).
 
 local stats = require("konane.stats")
+local util = require("konane.util")
 
 local M = {}
 
 M.FORMATS = { roundrobin = true, gauntlet = true, swiss = true }
+
+-- The longest bot name and spec, in bytes: tournament.cfg takes back no more (konane.tournament.cfg),
+-- so a longer one is refused at the start, not at the first --resume or --merge.
+M.NAME_MAX = 4096
 M.EVENT = "konane tournament"
 
 -- Bounds that keep a mistyped value from failing late (or filling the memory): a schedule of
@@ -113,11 +118,16 @@ local function players_of(bots)
     else
       error("bot " .. i .. ": a spec string or a bot table expected", 0)
     end
-    p.name = tostring(p.name or ("bot" .. i))
+    -- names reach records, JSON files, pages and terminals: no raw control byte, valid UTF-8
+    p.name = util.printable(p.name or ("bot" .. i))
     local base, k = p.name, 1
     while seen[p.name] do
       k = k + 1
       p.name = base .. "#" .. k
+    end
+    if #p.name > M.NAME_MAX or (p.spec and #p.spec > M.NAME_MAX) then
+      error(("bot %d: its %s is longer than %d bytes"):format(i,
+        #p.name > M.NAME_MAX and "name" or "spec", M.NAME_MAX), 0)
     end
     seen[p.name] = true
     players[i] = p
@@ -190,6 +200,7 @@ function M.check(o)
     error(string.format("startup must be a positive number of seconds, at most %.0f (got %s)", M.MAX_TIME,
       tostring(s.startup)), 0)
   end
+  if type(s.event) == "string" then s.event = util.printable(s.event) end
   if s.event ~= nil and (type(s.event) ~= "string" or #s.event > 200) then
     error("event must be a string of at most 200 bytes", 0)
   end
