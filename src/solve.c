@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "both8.h"
 #include "eval.h"
 
 #define POLL 4096
@@ -484,18 +485,16 @@ static inline int work_depth(uint64_t n) {
 ** ('alpha', 'beta')), a leaf scored as t's moves minus the opponent's, a
 ** side without a move -1000 (it has lost). With d = 1 after our move it
 ** is the opponent's best reply by the difference it leaves; with d = 2
-** our best answer to each reply too.
+** our best answer to each reply too (d >= 1). Called with the full window,
+** the value is exact however the leaves are batched.
 */
 static int look(const kn_board *b, uint64_t occ, int t, int d, int alpha,
                 int beta) {
   uint64_t mv[KN_MAX_MOVES];
   int n, i, best = -1000;
-  if (d == 0) {
-    kn_both c;
-    int mine = kn_both64x(b, occ, t, 0, &c);
-    return mine == 0 ? -1000 : mine - c.omoves;
-  }
   n = kn_gen64(b, occ, t, mv, NULL);
+  /* The leaves, KN_BOTH_LANES at a time (both8.h). */
+  if (d == 1) return kn_look_leaves(b, occ, mv, n, t ^ 1, beta);
   for (i = 0; i < n && best < beta; i++) {
     int v = -look(b, occ ^ mv[i], t ^ 1, d - 1, -beta,
                   -(best > alpha ? best : alpha));
@@ -548,15 +547,9 @@ static int solve64(vctx *s, uint64_t occ, int stm, int ply, int have) {
   ** pass per side, the same nodes), made before the probe, though a hit
   ** makes them useless: the table's line arrives meanwhile. */
   kil = s->killer[ply];
-  for (i = 0; i < n; i++) {
-    kn_both c;
-    int own = kn_both64x(b, occ ^ mk[i], stm, 0, &c);
-    uint64_t mine = c.movers & b->side[stm].w[0];
-    if (c.omoves == 0) return 1;
-    k[i] = 256 * c.omoves + 8 * kn_popcount(c.movers ^ mine) - 4 * own -
-           2 * kn_popcount(mine);
+  if (kn_order_keys(b, occ, mk, n, stm, k)) return 1;
+  for (i = 0; i < n; i++)
     if (mk[i] == kil) k[i] -= KILLER_BONUS;
-  }
   if (n == 1) {
     if (usett) images_after(s->sh, im, mk[0], cim);
     return !solve64(s, occ ^ mk[0], stm ^ 1, ply + 1, usett);
@@ -1019,7 +1012,8 @@ static int ctx_init(vctx *s, shared *sh, const kn_pos *p, int id) {
   if (!sh->b->narrow) return 0;
   s->cap = 2 * sh->b->nsq + 8;
   s->mk = malloc((size_t)s->maxply * s->cap * sizeof *s->mk);
-  s->key = malloc((size_t)s->maxply * s->cap * sizeof *s->key);
+  /* kn_order_keys writes whole lanes: up to KN_BOTH_LANES - 1 past n */
+  s->key = malloc(((size_t)s->maxply * s->cap + KN_BOTH_LANES) * sizeof *s->key);
   s->killer = calloc((size_t)s->maxply, sizeof *s->killer);
   s->img = malloc(((size_t)s->maxply + 1) * KN_SYMS * sizeof *s->img);
   if (sh->nthreads > 1) {
