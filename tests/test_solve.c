@@ -17,6 +17,7 @@
 
 #include "konane.h"
 #include "search.h"
+#include "both8.h"
 #include "solve.h"
 #include "test_util.h"
 
@@ -246,6 +247,72 @@ static void solver_matches_brute_force_on_square_boards(void **state) {
   }
   assert_true(count >= 30);
   assert_true(wins > count / 10 && wins < count * 9 / 10);
+}
+
+/*
+** The solver's per-child counts in vector lanes (both8.h: eight children
+** at a time with AVX-512, four with AVX2) against the scalar loop over
+** kn_both64x, and that loop against kn_count64 for each side: positions
+** of random games on boards from 1x20 to 8x8 (chains of up to nine
+** jumps, move lists shorter and longer than the lanes), every child's
+** counts, the order keys (and nothing written past the last lane) and
+** the look's leaves with and without a cutoff bound.
+*/
+static void vector_counts_match_the_scalar_ones(void **state) {
+  static const int shapes[][2] = {{1, 20}, {3, 20}, {2, 16}, {4, 16}, {5, 12},
+                                  {6, 6},  {6, 7},  {7, 7},  {7, 9}, {8, 8}};
+  uint64_t seed = 777;
+  int s, k, i, positions = 0, wins = 0, longer = 0, shorter = 0;
+  (void)state;
+  for (s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++) {
+    kn_board b;
+    board_free_first(&b, shapes[s][0], shapes[s][1]);
+    for (k = 0; k < 60; k++) {
+      uint64_t mk[KN_MAX_MOVES], occ;
+      kn_counts r1[KN_MAX_MOVES], r2[KN_MAX_MOVES];
+      int k1[KN_MAX_MOVES + 2 * KN_BOTH_LANES], k2[KN_MAX_MOVES];
+      int n, w1, w2, stm, beta, lim1, lim2;
+      kn_pos p;
+      tu_random_play(&b, &p, 2 + tu_pick(&seed, b.nsq / 2), &seed);
+      if (kn_pos_phase(&b, &p) != KN_JUMP) continue;
+      occ = p.occ.w[0];
+      stm = p.stm;
+      n = kn_gen64(&b, occ, stm, mk, NULL);
+      if (n == 0) continue;
+      positions++;
+      longer += n > KN_BOTH_LANES, shorter += n < KN_BOTH_LANES;
+      kn_both_many(&b, occ, mk, n, stm, r1, 1);
+      kn_both_many_scalar(&b, occ, mk, n, stm, r2, 1);
+      for (i = 0; i < n; i++) {
+        kn_pos q = p;
+        q.occ.w[0] ^= mk[i];
+        assert_int_equal(r1[i].own, r2[i].own);
+        assert_int_equal(r1[i].opp, r2[i].opp);
+        assert_int_equal(r1[i].mmov, r2[i].mmov);
+        assert_int_equal(r1[i].omov, r2[i].omov);
+        assert_int_equal(r2[i].own, kn_count64(&b, q.occ.w[0], stm));
+        assert_int_equal(r2[i].opp, kn_count64(&b, q.occ.w[0], stm ^ 1));
+      }
+      for (i = 0; i < KN_MAX_MOVES + 2 * KN_BOTH_LANES; i++) k1[i] = -7;
+      w1 = kn_order_keys(&b, occ, mk, n, stm, k1);
+      w2 = kn_order_keys_scalar(&b, occ, mk, n, stm, k2);
+      assert_int_equal(w1, w2);
+      wins += w1;
+      for (i = 0; !w1 && i < n; i++) assert_int_equal(k1[i], k2[i]);
+      for (i = n + KN_BOTH_LANES - 1; i < KN_MAX_MOVES + 2 * KN_BOTH_LANES; i++)
+        assert_int_equal(k1[i], -7);
+      assert_int_equal(kn_look_leaves(&b, occ, mk, n, stm, 2000),
+                       kn_look_leaves_scalar(&b, occ, mk, n, stm, 2000));
+      /* with a bound: the exact value below it, else both at least it */
+      beta = (int)(tu_rand(&seed) % 21) - 10;
+      lim1 = kn_look_leaves(&b, occ, mk, n, stm, beta);
+      lim2 = kn_look_leaves_scalar(&b, occ, mk, n, stm, beta);
+      if (lim1 < beta || lim2 < beta) assert_int_equal(lim1, lim2);
+    }
+  }
+  assert_true(positions >= 400);
+  assert_true(wins > 0 && wins < positions / 2);
+  if (KN_BOTH_LANES > 1) assert_true(longer > 50 && shorter > 50);
 }
 
 /*
@@ -529,6 +596,7 @@ int main(void) {
       cmocka_unit_test(solver_matches_brute_force_at_24_pieces_and_more),
       cmocka_unit_test(solver_matches_brute_force_on_square_boards),
       cmocka_unit_test(colour_swapped_images_agree),
+      cmocka_unit_test(vector_counts_match_the_scalar_ones),
       cmocka_unit_test(threads_agree_from_the_start),
       cmocka_unit_test(threads_stopped_leave_the_table_exact),
       cmocka_unit_test(threads_stopped_in_the_root_work),
