@@ -14,6 +14,8 @@
 -- switches them on and off and sets the arrow's points from the pieces' centres. That is how the
 -- report and annotated-game viewers show any ply with this same drawing code.
 
+local util = require("konane.util")
+
 local M = {}
 
 local SQ = 100                 -- one square, in viewBox units
@@ -99,10 +101,18 @@ end
 -- ---------------------------------------------------------------------------------------------
 -- Checking options
 
+-- A value as an error message shows it: printable, and at most 80 bytes (a page of text passed
+-- by mistake is not repeated whole).
+local function shown_value(v)
+  local s = util.printable(v)
+  if #s > 80 then s = s:sub(1, (utf8.offset(s, 77) or 77) - 1) .. "..." end
+  return s
+end
+
 local function check_colour(c, where)
   if type(c) ~= "string" or not (c:match("^#%x%x%x$") or c:match("^#%x%x%x%x%x%x$")
                                  or c:match("^%a+$")) then
-    error(("bad %s colour %s (expected #rgb, #rrggbb or a name)"):format(where, tostring(c)), 4)
+    error(("bad %s colour %s (expected #rgb, #rrggbb or a name)"):format(where, shown_value(c)), 4)
   end
   return c
 end
@@ -110,7 +120,7 @@ end
 local function check_square(s, rows, cols, where)
   local f, r = parse(s)
   if not f or f >= cols or r >= rows then
-    error(("bad square %s in '%s' (the board is %dx%d)"):format(tostring(s), where, rows, cols), 4)
+    error(("bad square %s in '%s' (the board is %dx%d)"):format(shown_value(s), shown_value(where), rows, cols), 4)
   end
   return name(f, r), f, r
 end
@@ -127,7 +137,7 @@ local function check_options(opts)
       for n in pairs(OPTIONS) do known[#known + 1] = n end
       table.sort(known)
       error(("bad argument #1 to 'svg' (unknown option '%s'; known: %s)")
-        :format(tostring(k), table.concat(known, ", ")), 3)
+        :format(shown_value(k), table.concat(known, ", ")), 3)
     end
     if want ~= "any" and type(v) ~= want then
       error(("bad option '%s' to 'svg' (%s expected, got %s)"):format(k, want, type(v)), 3)
@@ -137,7 +147,7 @@ local function check_options(opts)
     error(("bad option 'size' to 'svg' (%s is out of range 16..10000)"):format(opts.size), 3)
   end
   if opts.id and not opts.id:match("^[%a][%w_-]*$") then
-    error(("bad option 'id' to 'svg' ('%s' is not an XML name)"):format(opts.id), 3)
+    error(("bad option 'id' to 'svg' ('%s' is not an XML name)"):format(shown_value(opts.id)), 3)
   end
   return opts
 end
@@ -169,7 +179,7 @@ local function read_arrows(arrows, rows, cols)
     if type(a) == "string" then
       from, to = a:match("^(%a%d+)%-?(%a%d+)$")
       if not from then
-        error(("bad arrow %d '%s' (expected two squares like 'a1-c1')"):format(i, a), 3)
+        error(("bad arrow %d '%s' (expected two squares like 'a1-c1')"):format(i, shown_value(a)), 3)
       end
       colour = C.arrow
     elseif type(a) == "table" then
@@ -193,9 +203,12 @@ local function num(x)
   return ("%.1f"):format(x)
 end
 
+-- Text for XML and HTML: markup characters as entities, and no byte XML 1.0 forbids (a control
+-- byte or a byte that is not UTF-8 in a title made the SVG document ill-formed: browsers show a
+-- parse error instead of the board) -- those as \xNN (util.printable; lines kept).
 local function esc(s)
-  return (tostring(s):gsub("[&<>\"]", { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;",
-                                         ['"'] = "&quot;" }))
+  return (util.printable(s, true):gsub("[&<>\"]", { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;",
+                                                    ['"'] = "&quot;" }))
 end
 M.escape = esc
 
@@ -398,7 +411,7 @@ function M.game_spec(game, opts)
   elseif last == false then
     last = nil
   elseif type(last) ~= "string" or not M.path(last) then
-    error(("bad option 'last' to 'svg' (true, false or a move, got %s)"):format(tostring(last)), 3)
+    error(("bad option 'last' to 'svg' (true, false or a move, got %s)"):format(shown_value(last)), 3)
   end
   local spec = {
     rows = rows, cols = cols, flip = opts.flip, size = opts.size, id = opts.id,

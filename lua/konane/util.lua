@@ -16,16 +16,18 @@ function M.now()
   return os.clock()
 end
 
---- printable(s) -> text
+--- printable(s [, keep_lines]) -> text
 -- 's' (any value, through tostring) as text with no raw control byte and only valid UTF-8, for a
 -- name that reaches records, JSON files, web pages and terminals: tab, CR and LF become
--- spaces; other control bytes (C0, DEL, and C1 as UTF-8) and bytes that are not part of a valid
--- UTF-8 sequence are written as \xNN (C1 as \u00NN). Printable text comes back unchanged, so
--- applying it twice changes nothing.
-function M.printable(s)
+-- spaces (kept as they are with 'keep_lines', for text of several lines such as an XML
+-- document's); other control bytes (C0, DEL, and C1 as UTF-8) and bytes that are not part of a
+-- valid UTF-8 sequence are written as \xNN (C1 as \u00NN). Printable text comes back unchanged,
+-- so applying it twice changes nothing.
+function M.printable(s, keep_lines)
   s = tostring(s)
   if not s:find("[%c\128-\255]") then return s end
-  s = s:gsub("[\t\r\n]", " "):gsub("%c", function(ch) return ("\\x%02x"):format(ch:byte()) end)
+  if not keep_lines then s = s:gsub("[\t\r\n]", " ") end
+  s = s:gsub("[%z\1-\8\11\12\14-\31\127]", function(ch) return ("\\x%02x"):format(ch:byte()) end)
   if not utf8.len(s) then
     local out, i = {}, 1
     while i <= #s do

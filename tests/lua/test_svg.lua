@@ -65,6 +65,25 @@ T["a board is valid XML by xmllint, with and without every option"] = function()
   end
 end
 
+T["a title with control bytes or bytes that are not UTF-8 still makes well-formed XML"] = function()
+  -- a NUL, an escape sequence or a stray byte in a title made the document ill-formed: a browser
+  -- shows its parse error instead of the board
+  local g = game_after(LINE)
+  local text = g:svg { title = "esc\27[31m nul\0 bad\255\192\188 k\u{14D}nane <&>\nline two" }
+  local report = xmllint(text)
+  assert(report:match("rc=0%s*$"), "not well-formed XML:\n" .. report)
+  local title = text:match("<title>(.-)</title>")
+  assert(title == "esc\\x1b[31m nul\\x00 bad\\xff\\xc0\\xbc k\u{14D}nane &lt;&amp;&gt;\nline two", title)
+end
+
+T["an error shows a bad value printable and cut short"] = function()
+  local g = konane.new()
+  local ok, msg = pcall(g.svg, g, { marks = { a1 = ("long name "):rep(2000) } })
+  assert(not ok and #msg < 200 and msg:find("bad mark colour long name", 1, true), #msg)
+  ok, msg = pcall(g.svg, g, { last = "nul\0esc\27" })
+  assert(not ok and msg:find("nul\\x00esc\\x1b", 1, true) and not msg:find("%c"), msg)
+end
+
 T["dark squares are those with f + r even: a1 dark, h1 and a8 light"] = function()
   local g = konane.new()
   local text = g:svg()
