@@ -35,17 +35,15 @@ local function strip_position(msg)
   return (tostring(msg):gsub("^[^\n:]-%.lua:%d+: ", ""))
 end
 
--- A failure as a record may say it: no "file.lua:12:" position anywhere in it, no control byte,
--- and every path (a word that starts with /, ./, ../ or ~/, or has a directory and a file
--- extension) cut to its file name: the records never show the host's files (a position text
--- such as "xox/oxo/xox b" stays as it is).
+-- A failure as a record may say it: no "file.lua:12:" position anywhere in it, no control byte
+-- nor byte that is not UTF-8, and every path (a word that starts with /, ./, ../ or ~/, or has a
+-- directory and a file extension) cut to its file name: the records never show the host's
+-- files (a position text such as "xox/oxo/xox b" stays as it is).
 function M.clean_reason(text)
   text = tostring(text):gsub("[^%s:]*%.lua:%d+:%s*", "")
   -- no raw control byte reaches a record or a terminal: white space becomes a space, the rest
-  -- is shown as \xNN
-  if text:find("%c") then
-    text = text:gsub("[\t\r\n]", " "):gsub("%c", function(ch) return string.format("\\x%02x", ch:byte()) end)
-  end
+  -- is shown as \xNN, and so is a byte that is not UTF-8 (an engine's 'bestmove \xff')
+  text = require("konane.util").printable(text)
   return (text:gsub("%f[^%s'\"(=]([%w%._%-~/]*/[%w%._%-/]*)", function(path)
     if path:match("^%.?%.?~?/") or path:match("/[^/]*%.%w+$") then return path:match("([^/]*)$") end
     return path

@@ -204,6 +204,11 @@ T["control bytes an engine sends never reach the record raw"] = function()
   assert(rec.reason:find("\\x1b", 1, true), rec.reason)
   local text = konane.pgn.write(rec)
   assert(not text:gsub("\n", ""):find("%c"), "a raw control byte in the record")
+  -- nor a byte that is not UTF-8 (the record and the report page are UTF-8)
+  rec = konane.play(ENGINE .. "notutf8", "random", { rows = 6, cols = 6, seed = 1, time = 1 })
+  loses(rec, "black", "illegal move", "c4")
+  assert(utf8.len(rec.reason) and rec.reason:find("c4\\xff\\xfe", 1, true), rec.reason)
+  assert(utf8.len(konane.pgn.write(rec)), "the record is not UTF-8")
 end
 
 T["a bot file's comments reach the record: its figures as k=v, a string as it is"] = function()

@@ -38,9 +38,8 @@ end
 -- host's file paths (a Lua error's "dir/file.lua:12: " position, a path's directories).
 function M.reason(name, side, text)
   text = tostring(text):gsub("[^%s:]*%.lua:%d+:%s*", "")
-  if text:find("%c") then -- no raw control byte in a record (see konane.play.clean_reason)
-    text = text:gsub("[\t\r\n]", " "):gsub("%c", function(ch) return string.format("\\x%02x", ch:byte()) end)
-  end
+  -- no raw control byte and valid UTF-8 in a record (see konane.play.clean_reason)
+  text = require("konane.util").printable(text)
   text = text:gsub("[%w%._%-~]*/[%w%._%-/]*", function(path) return path:match("([^/]*)$") end)
   if text:sub(1, #side + 2) == side .. " (" or text:sub(1, #side + 1) == side .. ":" then return text end
   return side .. " (" .. name .. "): " .. text
