@@ -150,6 +150,8 @@ T["an engine that crashes, hangs, floods its output or answers nonsense loses wi
   -- The other side is not timed: a stall of the test's own process must not make it lose.)
   local cases = {
     { "crash", "crash", "exited with status 3", 60 },
+    -- its output held open by what it started: no end of file, the process itself is looked at
+    { "forkexit", "crash", "exited with status 3", 10 },
     { "hang", "time forfeit", "no bestmove within", 0.3 },
     { "garbage", "malformed output", "bytes of output", 60 },
     { "illegal", "illegal move", "z9", 60 },

@@ -25,6 +25,7 @@ M.defaults = {
   grace = 0.05,               -- seconds tolerated past a deadline before the kill
   write = 5,                  -- seconds a command may wait for an engine to read its input
   max_output = 1 << 20,       -- bytes of other output tolerated while waiting for one answer
+  alive = 0.5,                -- seconds between looks at the process while an answer is awaited
 }
 
 local MAX_LINE = 65536
@@ -170,9 +171,12 @@ function Conn:line(deadline, what)
       self:kill()
       fail("time", "no " .. what .. " within " .. string.format("%.3f", deadline - self.since) .. " s")
     end
-    c.poll({ self.proc }, deadline - now)
+    local ready = c.poll({ self.proc }, math.min(deadline - now, M.defaults.alive)) > 0
     local chunk = self.proc:read()
-    if chunk == nil then
+    -- an engine that died while a process it started holds its output open gives no end of
+    -- file: it is seen by looking at the process itself (without this, a time forfeit at the
+    -- deadline, which with a game clock can be minutes away)
+    if chunk == nil or (not ready and chunk == "" and self.proc:wait()) then
       local how = self:exit_text()
       self:kill()
       fail("crash", "the engine " .. how .. " while " .. what .. " was awaited" ..
