@@ -10,6 +10,14 @@ local M = {}
 
 local methods = core.cgt_methods() -- the methods of every value
 
+-- Raises the core's message as the caller of 'name' should read it: the core's functions
+-- ('konane.core.cgt_value') are no names the user knows; level 3 is that caller.
+local function raise(err, name)
+  local msg = tostring(err):gsub("'konane%.core%.cgt_%w+'", "'" .. name .. "'")
+    :gsub("^cgt: unknown option", "cgt." .. name .. ": unknown option")
+  error(msg, 3)
+end
+
 --- The value of a game or of position text (any placement; the side to
 --- move, if given, is ignored). opts.budget caps the regions computed.
 function M.value(x, opts)
@@ -18,7 +26,7 @@ function M.value(x, opts)
       :format(type(x)), 2)
   end
   local ok, v = pcall(core.cgt_value, x, opts)
-  if not ok then error(v, 2) end
+  if not ok then raise(v, "value") end
   return v
 end
 
@@ -75,7 +83,7 @@ function M.regions(x, opts)
       :format(type(x)), 2)
   end
   local ok, texts, values = pcall(core.cgt_regions, x, opts)
-  if not ok then error(texts, 2) end
+  if not ok then raise(texts, "regions") end
   local out = {}
   for i, t in ipairs(texts) do out[i] = { position = t, value = values[i] } end
   return out
@@ -97,7 +105,7 @@ end
 --- run the plain solver: plain_win, plain_nodes, plain_time).
 function M.solve(g, opts)
   local ok, r = pcall(core.cgt_solve, g, opts)
-  if not ok then error(r, 2) end
+  if not ok then raise(r, "solve") end
   return r
 end
 

@@ -253,6 +253,16 @@ T["budget option and unknown options"] = function()
   raises(function() cgt.value("..oxo/oxoxo/xoxox/oxoxo/xoxox", { budget = 50 }) end, "budget")
   raises(function() cgt.value("..ox", { bugdet = 5 }) end, "unknown option 'bugdet'")
   eq(tostring(cgt.value("..ox", { budget = 5 })), "1")
+  -- errors name the call made, not the core's function ('konane.core.cgt_value'), and point at
+  -- the caller's line
+  local caller = assert(load("local f, x, o = ...\nlocal v = f(x, o)\nreturn v", "=mine"))
+  for _, c in ipairs { { cgt.value, "xo.", { budget = -1 }, "^mine:2: bad argument #2 to 'value' %(option 'budget'" },
+                       { cgt.regions, "xo.", { budget = "x" }, "^mine:2: bad argument #2 to 'regions' %(option 'budget'" },
+                       { cgt.solve, "xo.", nil, "^mine:2: bad argument #1 to 'solve' %(konane.Game expected" },
+                       { cgt.value, "xo.", { bogus = 1 }, "^mine:2: cgt.value: unknown option 'bogus'" } } do
+    local ok, msg = pcall(caller, c[1], c[2], c[3])
+    assert(not ok and tostring(msg):find(c[4]) and not tostring(msg):find("konane.core"), tostring(msg))
+  end
 end
 
 T["scripts/cgt.lua prints regions and tables"] = function()
