@@ -8,6 +8,9 @@ local T = {}
 
 local F = "tests/lua/fixtures/"
 local ENGINE = "ugi:sh " .. F .. "ugi_engine.sh "
+-- The time a move of the games that must end normally: none of their bots searches, so this is
+-- only a limit, wide enough that a starved machine (2.25 s for a move at load 7) is not a forfeit.
+local MOVE_LIMIT = 20
 local pgn = require "konane.pgn"
 
 -- A test run beside a busy benchmark can get a few percent of a core: a Python engine then took
@@ -36,7 +39,7 @@ local function loses(rec, side, termination, reason)
 end
 
 T["a bot file plays whole games in its own process, named by its file"] = function()
-  local rec = whole(konane.play(F .. "ugi_lockdown.lua", "random", { rows = 6, cols = 6, seed = 1, time = 2 }))
+  local rec = whole(konane.play(F .. "ugi_lockdown.lua", "random", { rows = 6, cols = 6, seed = 1, time = MOVE_LIMIT }))
   assert(rec.termination == "normal", rec.reason)
   assert(rec.black == "locked" and rec.tags.Black == "locked")
   assert(rec.comments[1]:find("checked=0", 1, true) or rec.comments[1], rec.comments[1])
@@ -45,7 +48,7 @@ end
 T["a hostile bot cannot plant positions in the referee's prototype cache"] = function()
   local before = konane.play("random:seed=5", "random:seed=6", { rows = 6, cols = 6, seed = 9 })
   -- what the planter did to its own process only spoils its own answers
-  local rec = whole(konane.play(F .. "ugi_plant_cache.lua", "greedy", { rows = 6, cols = 6, seed = 2, time = 2 }))
+  local rec = whole(konane.play(F .. "ugi_plant_cache.lua", "greedy", { rows = 6, cols = 6, seed = 2, time = MOVE_LIMIT }))
   assert(rec.black == "planter" and rec.moves[1] ~= "a1", rec.reason)
   -- the referee's start positions and later games are untouched
   assert(konane.new():fen() == "xoxoxoxo/oxoxoxox/xoxoxoxo/oxoxoxox/xoxoxoxo/oxoxoxox/xoxoxoxo/oxoxoxox b")
@@ -134,13 +137,13 @@ T["each player draws from its own generator: a bot reseeding math.random changes
   end
   local alone = game()
   math.randomseed(123)
-  whole(konane.play(F .. "ugi_random_abuse.lua", "random", { rows = 6, cols = 6, seed = 11, time = 2 }))
+  whole(konane.play(F .. "ugi_random_abuse.lua", "random", { rows = 6, cols = 6, seed = 11, time = MOVE_LIMIT }))
   assert(game() == alone)
   -- and the referee's own math.random was never touched by the bot
   math.randomseed(5)
   local a = math.random(1000000)
   math.randomseed(5)
-  whole(konane.play(F .. "ugi_random_abuse.lua", "random", { rows = 6, cols = 6, seed = 3, time = 2 }))
+  whole(konane.play(F .. "ugi_random_abuse.lua", "random", { rows = 6, cols = 6, seed = 3, time = MOVE_LIMIT }))
   assert(math.random(1000000) ~= nil and a == (function() math.randomseed(5) return math.random(1000000) end)())
 end
 
@@ -293,13 +296,13 @@ end
 
 T["an engine claiming a false result at the end loses by false claim"] = function()
   local liar = { ugi = { "python3", F .. "ugi_liar.py" }, name = "liar", options = { strategy = "random" } }
-  local rec = konane.play(liar, "random", { rows = 6, cols = 6, seed = 4, time = 2 })
+  local rec = konane.play(liar, "random", { rows = 6, cols = 6, seed = 4, time = MOVE_LIMIT })
   whole(rec)
   assert(rec.termination == "false claim", rec.termination .. ": " .. tostring(rec.reason))
   assert(rec.reason:find("liar", 1, true) and rec.reason:find("claimed", 1, true), rec.reason)
   -- the honest example agrees with the referee
   rec = konane.play({ ugi = "python3 examples/ugi/konane_bot.py", name = "py" }, "random",
-    { rows = 6, cols = 6, seed = 4, time = 2 })
+    { rows = 6, cols = 6, seed = 4, time = MOVE_LIMIT })
   assert(rec.termination == "normal", rec.reason)
 end
 
@@ -312,7 +315,7 @@ T["a dead or hung engine is restarted for the next game"] = function()
   end
   local py = "ugi:python3 examples/ugi/konane_bot.py"
   for seed = 1, 2 do
-    local rec = konane.play(py, "random", { rows = 6, cols = 6, seed = seed, time = 2 })
+    local rec = konane.play(py, "random", { rows = 6, cols = 6, seed = seed, time = MOVE_LIMIT })
     assert(rec.termination == "normal", rec.reason)
   end
 end
@@ -352,13 +355,13 @@ T["processes a player leaves behind (double fork, setsid, nested) end with its g
   local pidfile = H.tmpdir() .. "/pids"
   H.write(pidfile, "")
   local spec = "ugi:python3 " .. F .. "ugi_escape.py " .. pidfile .. " 3"
-  local rec = whole(konane.play(spec, "random", { rows = 6, cols = 6, seed = 2, time = 2 }))
+  local rec = whole(konane.play(spec, "random", { rows = 6, cols = 6, seed = 2, time = MOVE_LIMIT }))
   assert(rec.termination == "normal", rec.reason)
   local pids = pids_in(pidfile)
   assert(#pids == 3, "escaped processes: " .. #pids)
   assert_gone(pids, "")
   -- the player itself stays in the pool for the next game, and plays it
-  rec = whole(konane.play(spec, "random", { rows = 6, cols = 6, seed = 3, time = 2 }))
+  rec = whole(konane.play(spec, "random", { rows = 6, cols = 6, seed = 3, time = MOVE_LIMIT }))
   assert(rec.termination == "normal", rec.reason)
   H.cleanup()
 end
@@ -368,7 +371,7 @@ T["a child a living engine moves to its own session ends with the game"] = funct
   local pidfile = H.tmpdir() .. "/pids"
   H.write(pidfile, "")
   local spec = "ugi:python3 " .. F .. "ugi_escape.py " .. pidfile .. " 2 single"
-  local rec = whole(konane.play(spec, "random", { rows = 6, cols = 6, seed = 2, time = 2 }))
+  local rec = whole(konane.play(spec, "random", { rows = 6, cols = 6, seed = 2, time = MOVE_LIMIT }))
   assert(rec.termination == "normal", rec.reason)
   local pids = pids_in(pidfile)
   assert(#pids == 2, "escaped processes: " .. #pids)
@@ -383,7 +386,7 @@ T["a pooled engine that leaves a process behind in every game: each ends with it
   local spec = "ugi:python3 " .. F .. "ugi_escape.py " .. pidfile .. " 1 pergame"
   local seen = 0
   for game = 1, 3 do
-    local rec = whole(konane.play(spec, "random", { rows = 6, cols = 6, seed = game, time = 2 }))
+    local rec = whole(konane.play(spec, "random", { rows = 6, cols = 6, seed = game, time = MOVE_LIMIT }))
     assert(rec.termination == "normal", rec.reason)
     local pids = pids_in(pidfile)
     assert(#pids > seen, "game " .. game .. " left no process (the fixture did not fork)")
