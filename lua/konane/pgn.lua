@@ -133,7 +133,7 @@ local braced, braced_count = {}, 0
 local function braced_comment(c)
   local text = braced[c]
   if text then return text end
-  if #c <= 64 and not c:find("[}\r\n]") then
+  if #c <= 64 and not c:find("[}%c]") then
     text = "{" .. c .. "}"
     if braced_count >= CACHE_MAX then braced, braced_count = {}, 0 end
     braced[c], braced_count = text, braced_count + 1

@@ -339,6 +339,7 @@ T["a written record has no raw control byte: tags and comments show them as \\xN
   rec.black = "esc\27[31mred\0nul"
   rec.tags = { Event = "tab\there\1", Site = "del\127" }
   rec.comments[1] = "bell\7 and crlf\r\nend"
+  rec.comments[2] = "esc\27[2J" -- short: written by the quick path for move times
   local text = pgn.write(rec)
   -- an annotated copy of a hostile file, a bot named so: nothing raw for a terminal or a reader
   assert(not text:find("[%z\1-\9\11-\31\127]"), "a raw control byte in the record")
@@ -347,6 +348,7 @@ T["a written record has no raw control byte: tags and comments show them as \\xN
   assert(back.tags.Event == "tab here\\x01", back.tags.Event)
   assert(back.tags.Site == "del\\x7f", back.tags.Site)
   assert(back.comments[1] == "bell\\x07 and crlf end", back.comments[1])
+  assert(back.comments[2] == "esc\\x1b[2J", back.comments[2])
   -- printable text is written as it is
   rec = play_seeded(4)
   rec.black = 'k\u{14D}nane "\\"'
