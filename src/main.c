@@ -84,6 +84,25 @@ void host_on_sigint(int sig) {
   lua_sethook(host_L, lstop, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
 }
 
+/*
+** SIGTERM while a script runs (a process manager, timeout(1), kill): the
+** same stop as a Ctrl-C, so the script ends as it does when interrupted (a
+** tournament or a split solve keeps its journal, ends what its players
+** started and says how to resume; SIGTERM's default action would leave an
+** engine's escaped descendants running). A second SIGTERM ends the program.
+*/
+static void on_sigterm(int sig) {
+  static volatile sig_atomic_t terms = 0;
+  if (terms++ > 0) {
+    signal(sig, SIG_DFL);
+    raise(sig);
+    return;
+  }
+  host_interrupted = 1;
+  if (running)
+    lua_sethook(host_L, lstop, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+}
+
 /* Install 'fn' for 'sig' without SA_RESTART, so select() sees EINTR. */
 void host_set_signal(int sig, void (*fn)(int)) {
   struct sigaction sa;
@@ -240,7 +259,9 @@ static int handle_script(lua_State *L, char **argv) {
   status = luaL_loadfile(L, fname);
   if (status == LUA_OK) {
     int n = pushargs(L);
+    host_set_signal(SIGTERM, on_sigterm);
     status = host_docall(L, n, LUA_MULTRET);
+    signal(SIGTERM, SIG_DFL);
   }
   return host_report(L, status);
 }

@@ -396,6 +396,50 @@ T["a pooled engine that leaves a process behind in every game: each ends with it
   H.cleanup()
 end
 
+-- A process manager's SIGTERM (timeout(1), systemd, kill) to a tournament stops it as Ctrl-C does:
+-- it says how to resume (status 130), every saved game is whole, and what its engines left
+-- behind is ended (SIGTERM's default action would have left the escaped processes running).
+T["a tournament stopped by SIGTERM ends what its engines left behind and says how to resume"] = function()
+  if not io.open("/proc/self/stat", "r") then return end -- the check reads /proc (Linux)
+  for _, workers in ipairs { "1", "2" } do
+    local dir = H.tmpdir()
+    local pidfile = dir .. "/pids"
+    H.write(pidfile, "")
+    local spec = "ugi:python3 " .. F .. "ugi_escape.py " .. pidfile .. " 2 pergame"
+    local p = assert(konane.core.spawn({ konane.core.exe_path(), "scripts/tournament.lua", "--bot", spec,
+      "--bot", "random", "--size", "6x6", "--games", "400", "--workers", workers,
+      "--time", tostring(MOVE_LIMIT), "--out", dir .. "/t" }, {}))
+    local out, t0 = {}, konane.core.clock()
+    local function saved()
+      local f = io.open(dir .. "/t/games.pgn", "rb")
+      local text = f and f:read("a") or ""
+      if f then f:close() end
+      return text:find("[Event ", 1, true)
+    end
+    repeat -- until a game is saved and the engine's escaped processes of a game are running
+      konane.core.poll({ p }, 0.05)
+      out[#out + 1] = p:read()
+    until (saved() and #pids_in(pidfile) >= 4) or konane.core.clock() - t0 > 60
+    assert(saved() and #pids_in(pidfile) >= 4, "no game played: " .. table.concat(out))
+    p:kill(15)
+    local how, code
+    repeat
+      konane.core.poll({ p }, 0.05)
+      local text = p:read()
+      out[#out + 1] = text
+      how, code = p:wait()
+    until how or konane.core.clock() - t0 > 120
+    out = table.concat(out)
+    assert(how == "exit" and code == 130, "workers " .. workers .. ": " .. tostring(how) .. " " ..
+      tostring(code) .. "\n" .. out)
+    assert(out:find("--resume", 1, true), out)
+    assert(pgn.read(H.read(dir .. "/t/games.pgn")))
+    assert_gone(pids_in(pidfile), "workers " .. workers .. ": ")
+    p:close()
+  end
+  H.cleanup()
+end
+
 T["a chess clock: the game time runs down, increments are added, and running out loses"] = function()
   -- the margin keeps a loaded machine from ending the game on time (a Python engine stalled for
   -- a second lost it): each clock must be exactly its base, plus its increments, minus the time
