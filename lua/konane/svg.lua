@@ -203,12 +203,15 @@ local function num(x)
   return ("%.1f"):format(x)
 end
 
--- Text for XML and HTML: markup characters as entities, and no byte XML 1.0 forbids (a control
--- byte or a byte that is not UTF-8 in a title made the SVG document ill-formed: browsers show a
--- parse error instead of the board) -- those as \xNN (util.printable; lines kept).
+-- Text for XML and HTML: markup characters as entities, and nothing XML 1.0 forbids (a control
+-- byte, a byte that is not UTF-8 or U+FFFE/U+FFFF in a title made the SVG document ill-formed:
+-- browsers show a parse error instead of the board) -- those as \xNN (util.printable; lines
+-- kept) or \uffNN.
 local function esc(s)
   return (util.printable(s, true):gsub("[&<>\"]", { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;",
-                                                    ['"'] = "&quot;" }))
+                                                    ['"'] = "&quot;" })
+    -- U+FFFE and U+FFFF are UTF-8 but no XML character either
+    :gsub("\239\191([\190\191])", function(b) return ("\\uff%02x"):format(b:byte() - 128 + 0xc0) end))
 end
 M.escape = esc
 

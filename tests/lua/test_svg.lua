@@ -74,6 +74,12 @@ T["a title with control bytes or bytes that are not UTF-8 still makes well-forme
   assert(report:match("rc=0%s*$"), "not well-formed XML:\n" .. report)
   local title = text:match("<title>(.-)</title>")
   assert(title == "esc\\x1b[31m nul\\x00 bad\\xff\\xc0\\xbc k\u{14D}nane &lt;&amp;&gt;\nline two", title)
+  -- valid UTF-8 that XML still refuses: the noncharacters U+FFFE and U+FFFF
+  text = g:svg { title = "a\u{FFFE}b\u{FFFF}c\u{FFFD}" }
+  report = xmllint(text)
+  assert(report:match("rc=0%s*$"), "not well-formed XML:\n" .. report)
+  title = text:match("<title>(.-)</title>")
+  assert(title == "a\\ufffeb\\uffffc\u{FFFD}", title)
 end
 
 T["an error shows a bad value printable and cut short"] = function()
