@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #ifdef __linux__
@@ -155,7 +156,9 @@ static void process_close_fds(int *fds, int n) {
   errno = err;
 }
 
-/* Bytes a child's stderr log may reach (RLIMIT_FSIZE in the child). */
+/* Bytes a child may add to its stderr log (RLIMIT_FSIZE in the child, set
+** to the log's size at the start plus this: a log kept from earlier games
+** must not leave a new process no room at all). */
 #define SPAWN_LOG_MAX (1 << 20)
 
 /* In a child before exec: closes every descriptor from 'lo' up but 'keep'. */
@@ -284,8 +287,11 @@ static int l_spawn(lua_State *L) {
     if (err_mode == 1) errfd = open("/dev/null", O_WRONLY);
     if (err_mode == 2) {
       struct rlimit fl = {SPAWN_LOG_MAX, SPAWN_LOG_MAX};
+      struct stat st;
       errfd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
       if (errfd < 0) errfd = open("/dev/null", O_WRONLY);
+      else if (fstat(errfd, &st) == 0 && st.st_size > 0)
+        fl.rlim_cur = fl.rlim_max = (rlim_t)st.st_size + SPAWN_LOG_MAX;
       signal(SIGXFSZ, SIG_IGN); /* past the cap a write fails, nothing dies */
       setrlimit(RLIMIT_FSIZE, &fl);
     }

@@ -396,6 +396,21 @@ T["a pooled engine that leaves a process behind in every game: each ends with it
   H.cleanup()
 end
 
+-- The log's cap counts what this process writes: a log kept from earlier runs that is already
+-- over 1 MB leaves a new engine its own megabyte (it had no room at all: its first line to
+-- stderr failed, and an engine that stops on a failed write lost every game).
+T["an engine's stderr log already over its cap still takes the new engine's lines"] = function()
+  local dir = H.tmpdir()
+  local log = dir .. "/engine.err"
+  H.write(log, string.rep("earlier run\n", 150000)) -- 1.8 MB
+  local spec = { ugi = { "sh", "-c", "echo started >&2 || exit 3; exec python3 examples/ugi/konane_bot.py" },
+                 name = "chatty", log = log }
+  local rec = whole(konane.play(spec, "random", { rows = 6, cols = 6, seed = 1, time = MOVE_LIMIT }))
+  assert(rec.termination == "normal", rec.reason)
+  assert(H.read(log):sub(-8) == "started\n")
+  H.cleanup()
+end
+
 -- A process manager's SIGTERM (timeout(1), systemd, kill) to a tournament stops it as Ctrl-C does:
 -- it says how to resume (status 130), every saved game is whole, and what its engines left
 -- behind is ended (SIGTERM's default action would have left the escaped processes running).

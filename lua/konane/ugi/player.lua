@@ -365,7 +365,7 @@ end
 --- new(def) -> bot
 -- A player for the engine of 'def': argv (the command, a list of strings), name, options
 -- (setoption NAME VALUE pairs sent after the handshake), memory (bytes of address space),
--- cpu (CPU seconds per process), log (a file for its stderr, capped at 1 MB; default none),
+-- cpu (CPU seconds per process), log (a file for its stderr; each process may add 1 MB; default none),
 -- startup (handshake seconds), time (seconds per move when the game sets none), fallback_name
 -- (the name until the engine says its own: id name).
 function M.new(def)
