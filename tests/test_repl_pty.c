@@ -389,18 +389,10 @@ static void ctrl_c_is_delivered_once(void **state) {
   Session *s = spawn(0, NULL);
   (void)state;
   assert_true(expect(s, "> "));
-  send(s, "ok, e = pcall(function() print('looping') while true do end end) print('caught', g:perft(3))\r");
-  assert_true(expect(s, "\nlooping\n"));
-  assert_true(absent_for(s, "> ", 300));
-  send(s, "\003");
-  assert_true(expect(s, "caught\t28"));
-  assert_true(expect(s, "> "));
-  send(s, "print('counting') ok, e = pcall(g.perft, g, 40) for i = 1, 3 do print('after', i) end\r");
-  assert_true(expect(s, "\ncounting\n"));
-  assert_true(absent_for(s, "> ", 300));
-  send(s, "\003");
-  assert_true(expect(s, "after\t3"));
-  assert_true(expect(s, "> "));
+  interrupt(s, "ok, e = pcall(function() print('looping') while true do end end) print('caught', g:perft(3))\r",
+            "\nlooping\n", "caught\t28");
+  interrupt(s, "print('counting') ok, e = pcall(g.perft, g, 40) for i = 1, 3 do print('after', i) end\r",
+            "\ncounting\n", "after\t3");
   send(s, "analyze()\r");
   assert_true(expect(s, "depth "));
   send(s, "\003");
@@ -421,12 +413,7 @@ static void three_presses_end_a_loop_that_catches_them(void **state) {
   double end;
   (void)state;
   assert_true(expect(s, "> "));
-  send(s, "print('counting') pcall(g.perft, g, 40) print('stopped')\r");
-  assert_true(expect(s, "\ncounting\n"));
-  assert_true(absent_for(s, "> ", 300));
-  send(s, "\003");
-  assert_true(expect(s, "stopped\n"));
-  assert_true(expect(s, "> "));
+  interrupt(s, "print('counting') pcall(g.perft, g, 40) print('stopped')\r", "\ncounting\n", "stopped\n");
   send(s, "n = 0 while true do if not pcall(function() while true do end end) then "
           "n = n + 1 print('caught', n) end end\r");
   assert_true(absent_for(s, "> ", 300));
