@@ -961,8 +961,16 @@ function M.verify(dir, o)
   -- the combination: the proof file's claimed root result against the journal's minimax
   local proof = read_file(dir .. "/" .. M.PROOF_FILE)
   local s = M.summary(plan, results)
-  if proof then
+  if not proof then
+    -- nothing claimed, nothing checked: a run not finished (--resume writes it) or a file lost
+    problems[#problems + 1] = ("no %s in %s: no claimed result to check (a run writes it when it"
+      .. " ends; --resume an interrupted one)"):format(M.PROOF_FILE, dir)
+  else
     local claim = proof:match("\nroot: ([^\n]*)")
+    if not claim then
+      problems[#problems + 1] = ("%s has no 'root:' line: its claimed result cannot be checked")
+        :format(M.PROOF_FILE)
+    end
     local want = s.root == nil and "not known" or
       (("the side to move (%s) %s%s"):format(side_name(plan), s.root and "wins" or "loses",
         s.best and (" with " .. s.best) or ""))

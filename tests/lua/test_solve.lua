@@ -420,6 +420,13 @@ T["--verify passes on a good run, accepts any winning move, catches a wrong resu
   write(dir .. "/proof.txt", (proof:gsub("\n[^\n]*$", "\n"):gsub("\n[^\n]*\n$", "\n")))
   code, out = cli { "--verify", dir }
   assert(code == 1 and out:find("proof.txt has %d+ tree lines, the journal's tree %d+"), out)
+  -- no claim to check is a failed check, not a pass: proof.txt gone, or its root line
+  os.remove(dir .. "/proof.txt")
+  code, out = cli { "--verify", dir }
+  assert(code == 1 and out:find("no proof.txt", 1, true), out)
+  write(dir .. "/proof.txt", (proof:gsub("\nroot: [^\n]*", "\nroot claim lost", 1)))
+  code, out = cli { "--verify", dir }
+  assert(code == 1 and out:find("proof.txt has no 'root:' line", 1, true), out)
   write(dir .. "/proof.txt", proof)
   code, out = cli { "--verify", dir }
   assert(code == 0 and out:find("all agree"), out)
