@@ -122,8 +122,9 @@ local function parse(argv)
     elseif a == "--shard" then
       local v = value(a)
       local s, n = v:match("^(%d+)/(%d+)$")
-      s, n = tonumber(s), tonumber(n)
-      if not s or n < 1 or s < 1 or s > n then
+      -- integers only: 20 digits would read as a float and shard a plan by a rounded N
+      s, n = math.tointeger(tonumber(s)), math.tointeger(tonumber(n))
+      if not s or not n or n < 1 or s < 1 or s > n then
         usage_error("--shard wants I/N with 1 <= I <= N, not '" .. v .. "'")
       end
       o.shard = { s, n }

@@ -440,6 +440,7 @@ T["bad arguments exit 2 with a clear message"] = function()
     { { "--size", "5x5", "--split", "2" }, "--out DIR is required" },
     { { "--size", "5x5", "--out", "x" }, "--split is required" },
     { { "--size", "5x5", "--split", "2", "--out", "x", "--shard", "3/2" }, "--shard wants" },
+    { { "--size", "5x5", "--split", "2", "--out", "x", "--shard", "1/100000000000000000000" }, "--shard wants" },
     { { "--size", "5x5", "--split", "2", "--out", "x", "--workers", "0" }, "--workers wants" },
     { { "--size", "5x5", "--split", "2", "--out", "x", "--variant", "nosuch" }, "nosuch" },
     { { "--frobnicate" }, "unknown option '--frobnicate'" },
