@@ -31,19 +31,16 @@ local WINNER_RESULT = { black = "1-0", white = "0-1" }
 
 local LINE_WIDTH = 79
 
--- Control bytes as a record writes them: tab, CR and LF become spaces (a tag pair lives on one
--- line, a blank line would split a record), any other as \xNN (no raw control byte reaches a
--- record, as konane.play.clean_reason; a NUL or an escape sequence read from a file is kept
--- visible).
-local function no_controls(s)
-  return (s:gsub("[\r\n\t]", " "):gsub("%c", function(ch) return ("\\x%02x"):format(ch:byte()) end))
-end
+-- Text as a record writes it: tab, CR and LF become spaces (a tag pair lives on one line, a
+-- blank line would split a record), any other control byte, and any byte that is not UTF-8, as
+-- \xNN (util.printable: no raw control byte reaches a record, as konane.play.clean_reason).
+local printable = require("konane.util").printable
 
--- Quote a tag value: control bytes as no_controls, backslash and double quote escaped.
+-- Quote a tag value: as printable, backslash and double quote escaped.
 local function quote(value)
   local s = tostring(value)
-  if not s:find('[%c\\"]') then return '"' .. s .. '"' end
-  s = no_controls(s)
+  if not s:find('[%c\\"\128-\255]') then return '"' .. s .. '"' end
+  s = printable(s)
   s = s:gsub("[\\\"]", "\\%0")
   return '"' .. s .. '"'
 end
@@ -56,8 +53,8 @@ pgn.COMMENT_MAX = 2000
 local function clean_comment(text)
   local s = tostring(text)
   if #s > pgn.COMMENT_MAX then s = s:sub(1, pgn.COMMENT_MAX - 3) .. "..." end
-  if not s:find("[}%c]") then return s end
-  return (no_controls((s:gsub("}", ")"):gsub("[\r\n]+", " "))))
+  if not s:find("[}%c\128-\255]") then return s end
+  return (printable((s:gsub("}", ")"):gsub("[\r\n]+", " "))))
 end
 
 local function comment_text(text)
@@ -133,7 +130,7 @@ local braced, braced_count = {}, 0
 local function braced_comment(c)
   local text = braced[c]
   if text then return text end
-  if #c <= 64 and not c:find("[}%c]") then
+  if #c <= 64 and not c:find("[}%c\128-\255]") then
     text = "{" .. c .. "}"
     if braced_count >= CACHE_MAX then braced, braced_count = {}, 0 end
     braced[c], braced_count = text, braced_count + 1

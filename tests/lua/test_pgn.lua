@@ -354,6 +354,13 @@ T["a written record has no raw control byte: tags and comments show them as \\xN
   rec.black = 'k\u{14D}nane "\\"'
   back = assert(pgn.read(pgn.write(rec)))[1]
   assert(back.black == rec.black, back.black)
+  -- a byte that is not UTF-8 (a Latin-1 name, a cut sequence) as \xNN too: the record stays UTF-8
+  rec.white, rec.comments[1], rec.comments[2] = "caf\233", "na\239ve", "\200"
+  text = pgn.write(rec)
+  assert(utf8.len(text), "the record is not UTF-8")
+  back = assert(pgn.read(text))[1]
+  assert(back.white == "caf\\xe9" and back.comments[1] == "na\\xefve" and back.comments[2] == "\\xc8",
+    back.white .. " " .. back.comments[1] .. " " .. back.comments[2])
 end
 
 T["comments are capped and kept on one line when written"] = function()

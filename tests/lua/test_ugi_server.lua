@@ -8,6 +8,13 @@ local function engine(spec)
   return S.start(S.engine_argv(spec or "alphabeta:depth=2"))
 end
 
+-- After what a test sent (bad commands), the engine still answers isready; then it is closed.
+local function answers_and_closes(e)
+  e:send("isready")
+  assert(e:line() == "readyok")
+  e:close()
+end
+
 T["the handshake names the engine and announces its options, then ugiok"] = function()
   local e = engine("alphabeta")
   e:send("ugi")
@@ -309,9 +316,7 @@ T["malformed and illegal commands get an error line and the engine keeps going"]
       assert(l:match("^info string error: ") and #l < 400, line:sub(1, 40) .. " -> " .. l)
     end
   end
-  e:send("isready")
-  assert(e:line() == "readyok")
-  e:close()
+  answers_and_closes(e)
 end
 
 T["control bytes of a bad command are echoed as \\xNN, never raw into the runner's input"] = function()
@@ -329,9 +334,7 @@ T["control bytes of a bad command are echoed as \\xNN, never raw into the runner
       assert(not line:find("[%z\1-\31\127]"), "a raw control byte in: " .. line:gsub("%c", "?"))
     end
   end
-  e:send("isready")
-  assert(e:line() == "readyok")
-  e:close()
+  answers_and_closes(e)
 end
 
 T["a command file from another editor is served: a byte order mark before ugi, CRLF line ends"] = function()

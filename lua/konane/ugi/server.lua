@@ -15,6 +15,7 @@
 
 local konane = require("konane")
 local bot_mod = require("konane.bot")
+local printable = require("konane.util").printable
 
 -- Taken before a bot file runs, so what the bot does to the konane table spoils no position.
 local konane_new, konane_variant = konane.new, konane.variant
@@ -69,11 +70,10 @@ local function option_value(text)
 end
 
 -- Text for an error line: one line, at most 300 bytes, without file:line prefixes, control
--- bytes written as \xNN: an echoed command ("unknown command 'seto<NUL>ption'") put a raw NUL or
--- an escape sequence into the runner's input (or a terminal).
+-- bytes (and bytes that are not UTF-8) written as \xNN: an echoed command ("unknown command
+-- 'seto<NUL>ption'") put a raw NUL or an escape sequence into the runner's input (or a terminal).
 local function clean(msg)
-  msg = tostring(msg):gsub("^[^\n(]-%.lua:%d+: ", ""):gsub("%s+", " ")
-    :gsub("%c", function(c) return ("\\x%02x"):format(c:byte()) end)
+  msg = printable((tostring(msg):gsub("^[^\n(]-%.lua:%d+: ", ""):gsub("%s+", " ")))
   if #msg > 300 then msg = msg:sub(1, 300) .. "..." end
   return msg
 end
