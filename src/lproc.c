@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,10 +157,75 @@ static void process_close_fds(int *fds, int n) {
   errno = err;
 }
 
-/* Bytes a child may add to its stderr log (RLIMIT_FSIZE in the child, set
-** to the log's size at the start plus this: a log kept from earlier games
-** must not leave a new process no room at all). */
+/* Bytes a child may add to its stderr log; the rest is read and dropped. */
 #define SPAWN_LOG_MAX (1 << 20)
+
+typedef struct {
+  int in;  /* read end of the child's stderr pipe */
+  int out; /* the log, opened for appending */
+} logcopy;
+
+/*
+** A detached thread per logged child: copies the child's stderr pipe into
+** its log until every writer has closed it, at most SPAWN_LOG_MAX bytes,
+** then reads and drops the rest, so the child never blocks on a full pipe
+** and no limit falls on the other files it writes (a file size limit in
+** the child would). Ends with one line saying how much was dropped. A
+** failed write to the log (a full disk) drops the rest the same way: the
+** log is a courtesy, never a reason to stop a player.
+*/
+static void *log_copy(void *arg) {
+  logcopy c = *(logcopy *)arg;
+  free(arg);
+  char buf[4096];
+  long long room = SPAWN_LOG_MAX, dropped = 0;
+  for (;;) {
+    ssize_t n = read(c.in, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    ssize_t keep = n < room ? n : (ssize_t)room, done = 0;
+    while (done < keep) {
+      ssize_t w = write(c.out, buf + done, (size_t)(keep - done));
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) {
+        room = 0; /* the log cannot take more: drop the rest */
+        break;
+      }
+      done += w;
+    }
+    room -= done;
+    dropped += n - done;
+  }
+  if (dropped > 0) {
+    char line[96];
+    int len = snprintf(line, sizeof line, "\n[konane: %lld more bytes of stderr dropped, past the log's 1 MB]\n",
+                       dropped);
+    if (write(c.out, line, (size_t)len) < 0) { /* a full log: nothing more to say */ }
+  }
+  close(c.in);
+  close(c.out);
+  return NULL;
+}
+
+/* Starts log_copy from 'in' to 'out'; on success both belong to the
+** thread. 0 on success, else an errno value and nothing is closed. */
+static int log_copy_start(int in, int out) {
+  logcopy *c = malloc(sizeof *c);
+  if (!c) return ENOMEM;
+  c->in = in;
+  c->out = out;
+  pthread_attr_t attr;
+  pthread_t t;
+  int err = pthread_attr_init(&attr);
+  if (err == 0) {
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_attr_setstacksize(&attr, 64 * 1024);
+    err = pthread_create(&t, &attr, log_copy, c);
+    pthread_attr_destroy(&attr);
+  }
+  if (err != 0) free(c);
+  return err;
+}
 
 /* In a child before exec: closes every descriptor from 'lo' up but 'keep'. */
 static void spawn_close_from(int lo, int keep) {
@@ -184,7 +250,8 @@ static void spawned_register(lua_State *L, pid_t pid);
 **     on Linux it is killed when the parent dies (untrusted players);
 **   stdin: a pipe as the child's stdin (p:write), else /dev/null;
 **   stderr: absent or true: into the output pipe with stdout; false:
-**     /dev/null; a path: appended to that file, capped at 1 MB;
+**     /dev/null; a path: appended to that file by a thread of this
+**     process, 1 MB at most a child (the rest is read and dropped);
 **   memory: bytes of address space (RLIMIT_AS); cpu: CPU seconds (RLIMIT_CPU).
 ** The child inherits no descriptor but its pipes. Returns the process, or
 ** nil and a message when it cannot be started (exec failures are reported
@@ -241,12 +308,13 @@ static int l_spawn(lua_State *L) {
   p->status = 0;
   luaL_setmetatable(L, PROCESS_MT);
 
-  /* fds: output pipe (read, write), status pipe (read, write), stdin pipe (read, write) */
-  int fds[6] = {-1, -1, -1, -1, -1, -1};
+  /* fds: output pipe (read, write), status pipe (read, write), stdin pipe
+  ** (read, write), stderr pipe to the log's copier (read, write) */
+  int fds[8] = {-1, -1, -1, -1, -1, -1, -1, -1};
   int err = 0;
   pid_t pid;
   if (pipe(fds) != 0 || pipe(fds + 2) != 0 || (with_stdin && pipe(fds + 4) != 0)) {
-    process_close_fds(fds, 6);
+    process_close_fds(fds, 8);
     lua_pushnil(L);
     lua_pushfstring(L, "cannot start '%s': %s", argv[0], strerror(errno));
     return 2;
@@ -259,10 +327,25 @@ static int l_spawn(lua_State *L) {
   process_cloexec(fds[2]);
   process_cloexec(fds[3]);
   if (with_stdin) process_cloexec(fds[5]);
+  if (err_mode == 2) { /* the log or, when it cannot be opened, /dev/null */
+    int logfd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (logfd >= 0 && pipe(fds + 6) == 0) {
+      process_cloexec(fds[6]);
+      process_cloexec(fds[7]);
+      if (log_copy_start(fds[6], logfd) == 0) {
+        fds[6] = -1; /* the copier's now, with logfd */
+      } else {
+        process_close_fds(fds + 6, 2);
+        close(logfd);
+      }
+    } else if (logfd >= 0) {
+      close(logfd);
+    }
+  }
   fflush(NULL);
   pid = fork();
   if (pid < 0) {
-    process_close_fds(fds, 6);
+    process_close_fds(fds, 8);
     lua_pushnil(L);
     lua_pushfstring(L, "cannot start '%s': %s", argv[0], strerror(errno));
     return 2;
@@ -285,16 +368,7 @@ static int l_spawn(lua_State *L) {
       close(in);
     }
     if (err_mode == 1) errfd = open("/dev/null", O_WRONLY);
-    if (err_mode == 2) {
-      struct rlimit fl = {SPAWN_LOG_MAX, SPAWN_LOG_MAX};
-      struct stat st;
-      errfd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
-      if (errfd < 0) errfd = open("/dev/null", O_WRONLY);
-      else if (fstat(errfd, &st) == 0 && st.st_size > 0)
-        fl.rlim_cur = fl.rlim_max = (rlim_t)st.st_size + SPAWN_LOG_MAX;
-      signal(SIGXFSZ, SIG_IGN); /* past the cap a write fails, nothing dies */
-      setrlimit(RLIMIT_FSIZE, &fl);
-    }
+    if (err_mode == 2) errfd = fds[7] >= 0 ? fds[7] : open("/dev/null", O_WRONLY);
     dup2(fds[1], 1);
     if (errfd >= 0) dup2(errfd, 2);
     if (fds[1] > 2) close(fds[1]);
@@ -328,6 +402,7 @@ static int l_spawn(lua_State *L) {
   close(fds[1]);
   close(fds[3]);
   fds[1] = fds[3] = -1;
+  process_close_fds(fds + 7, 1); /* the copier sees end of file when the child's side closes */
   if (with_stdin) {
     close(fds[4]);
     fds[4] = -1;
@@ -340,7 +415,7 @@ static int l_spawn(lua_State *L) {
   if (got == (ssize_t)sizeof err) { /* exec failed: reap and report */
     int status;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-    process_close_fds(fds, 6);
+    process_close_fds(fds, 8);
     lua_pushnil(L);
     lua_pushfstring(L, "cannot run '%s': %s", argv[0], strerror(err));
     return 2;

@@ -411,6 +411,33 @@ T["an engine's stderr log already over its cap still takes the new engine's line
   H.cleanup()
 end
 
+-- The log takes a megabyte of what a process writes to stderr and drops the rest with a line
+-- saying so; no other file the engine writes is limited (the cap was a file size limit in the
+-- engine's process: its 2 MB file failed, and the engine with it).
+T["an engine's stderr past the log's cap is dropped, and its other files are not limited"] = function()
+  local dir = H.tmpdir()
+  local log = dir .. "/engine.err"
+  local script = "head -c 2000000 /dev/zero > " .. dir .. "/big || exit 3; "
+    .. "head -c 1500000 /dev/zero | tr '\\0' x >&2 || exit 4; echo after >&2 || exit 5; "
+    .. "exec python3 examples/ugi/konane_bot.py"
+  local spec = { ugi = { "sh", "-c", script }, name = "loud", log = log }
+  local rec = whole(konane.play(spec, "random", { rows = 6, cols = 6, seed = 1, time = MOVE_LIMIT }))
+  assert(rec.termination == "normal", rec.reason)
+  local f = assert(io.open(dir .. "/big", "rb"))
+  assert(f:seek("end") == 2000000, "the engine's own file was cut")
+  f:close()
+  require("konane.ugi.player").close_all() -- the engine waits in the pool: end it
+  local text
+  for _ = 1, 100 do -- the copier writes its last line once the pipe closes, a moment after
+    text = H.read(log)
+    if text:find("dropped", 1, true) then break end
+    os.execute("sleep 0.05")
+  end
+  assert(text:sub(1, 1048576) == string.rep("x", 1048576), "the first megabyte is kept")
+  assert(text:find("\n%[konane: 451430 more bytes of stderr dropped, past the log's 1 MB%]\n$"), text:sub(1048577))
+  H.cleanup()
+end
+
 -- A process manager's SIGTERM (timeout(1), systemd, kill) to a tournament stops it as Ctrl-C does:
 -- it says how to resume (status 130), every saved game is whole, and what its engines left
 -- behind is ended (SIGTERM's default action would have left the escaped processes running).
