@@ -21,13 +21,21 @@ for _, name in ipairs(M.BUILTIN) do BUILTIN_SET[name] = true end
 -- so no player shares random numbers with another or with the host's math.random.
 M.rng = require("konane.util").rng
 
---- budget(clock, want, share) -> seconds
+--- budget(clock, want, share, game) -> seconds
 -- The time a bot should spend on this move: its own wish 'want' (nil: no wish), at most 'share'
--- (default 0.7) of the time left for the move minus 5 ms, and at most a 1/15th share of the time
--- left in the game, so a bot that obeys it never loses on time. A bot that answers within a
--- millisecond of its limit (the alphabeta bot) may pass a larger share. Never below 1 ms.
--- Returns nil when neither the bot nor the clock sets a limit.
-function M.budget(clock, want, share)
+-- (default 0.7) of the time left for the move minus 5 ms, and with a game clock at most a share
+-- of the game's time planned as the engine's search plans its own (kn_search_budget,
+-- docs/search.md, Clocks): a reserve is kept back (0.1 s + 3 increments, or 90% of a smaller
+-- clock) for what the bot's limit does not see (its clock checks every few thousand nodes, the
+-- answer's way to the referee, the machine's stalls), 2 ms a move still to play are counted too,
+-- and of the rest one move's share is spent (the moves to play: a third of the pieces of 'game'
+-- when given, at least 8; else 15) plus 0.8 of the increment (in proportion below the reserve, so
+-- the clock climbs back above it). A bot that obeys it does not lose on time unless its moves
+-- overrun their limits by more than that. A bot that answers within a millisecond of its limit
+-- (the alphabeta bot) may pass a larger share. Never below 1 ms. Returns nil when neither the
+-- bot nor the clock sets a limit.
+local RESERVE, OVERHEAD = 0.1, 0.002
+function M.budget(clock, want, share, game)
   local t = want
   if clock then
     local move_left = clock.time
@@ -35,9 +43,16 @@ function M.budget(clock, want, share)
       local cap = move_left * (share or 0.7) - 0.005
       t = t and math.min(t, cap) or cap
     end
-    local game_left = clock.game_time
-    if game_left and game_left < math.huge then
-      local cap = game_left / 15
+    local left = clock.game_time
+    if left and left < math.huge then
+      if left < 0 then left = 0 end
+      local inc = clock.increment or 0
+      if not (inc > 0 and inc < math.huge) then inc = 0 end
+      local togo = 15
+      if game then togo = math.max(8, (game:count("black") + game:count("white")) / 3) end
+      local rb = RESERVE + 3 * inc
+      local usable = math.max(left - math.min(left * 0.9, rb) - OVERHEAD * togo, 0)
+      local cap = usable / togo + inc * 0.8 * (left < rb and left / rb or 1)
       t = t and math.min(t, cap) or cap
     end
   end

@@ -335,7 +335,8 @@ T["the built-in bots give every search a time limit within the move's budget"] =
   -- clock the referee passes (no wall-clock time is measured).
   local budget = require("konane.bot").budget
   assert(math.abs(budget({ time = 0.1 }) - 0.065) < 1e-12)
-  assert(math.abs(budget({ game_time = 0.6 }) - 0.04) < 1e-12)
+  -- a game clock: a reserve of 0.1 s and 2 ms for each of the 15 moves to go are kept back
+  assert(math.abs(budget({ game_time = 0.6 }) - (0.6 - 0.1 - 0.03) / 15) < 1e-12)
   assert(budget({ time = 0.1 }, 0.02) == 0.02 and budget({ time = 0.001 }) == 0.001)
   assert(budget(nil) == nil and budget({}, 0.5) == 0.5)
   assert(math.abs(budget({ time = 0.1 }, nil, 0.9) - 0.085) < 1e-12)
@@ -376,6 +377,79 @@ T["the built-in bots give every search a time limit within the move's budget"] =
       end
     end
   end
+end
+
+T["konane.bot.budget keeps a reserve on a game clock: a bot over its limits by 5 ms a move lasts a long game"] = function()
+  -- A bot that spends its whole budget and 5 ms more every move (its clock checks every few
+  -- thousand nodes, the answer's way back) on 12x12 at 1 s a game, sudden death, for the
+  -- longest game the board allows: the budget was 1/15 of the clock left, with nothing kept
+  -- back, and such a bot lost on time at its 39th move (the solver bot lost every game there).
+  local budget = require("konane.bot").budget
+  local function pieces_game(n) -- a stand-in for a game with n pieces on the board
+    return { count = function(_, side) return side == "black" and n // 2 or n - n // 2 end }
+  end
+  for _, tc in ipairs { { 1, 0, 12 }, { 1, 0, 10 }, { 0.5, 0, 8 }, { 0.2, 0.01, 10 } } do
+    local left, inc, size = tc[1], tc[2], tc[3]
+    local least = left
+    local pieces = size * size - 2
+    for _ = 1, (size * size - 2) // 2 do
+      local t = budget({ time = left, game_time = left, increment = inc }, 1.0, nil, pieces_game(pieces))
+      assert(t >= 0.001 and t <= left)
+      left = left - t - 0.005
+      if left < least then least = left end
+      left = left + inc
+      pieces = pieces - 2
+    end
+    assert(least > 0.02, string.format("%g+%g on %dx%d: the clock went down to %.3f s", tc[1], inc, size, size, least))
+  end
+  -- below the reserve the increment is only partly spent, so the clock climbs back
+  local t = budget({ game_time = 0.05, increment = 0.01 }, 1.0)
+  assert(t < 0.01 and t > 0.001, tostring(t))
+end
+
+T["the solver bot keeps its proof table between moves and bounds a short proof in nodes"] = function()
+  -- A fresh 16 MB table for every solve cost 4-50 ms a move (page faults) past the move's limit;
+  -- and the solve looks at the clock every 4096 nodes. Seen through a proxy of the game: the
+  -- same table every move (cleared for a new board), and after the first solve a node bound.
+  local calls = {}
+  local function proxy(g)
+    return setmetatable({}, { __index = function(_, k)
+      local f = g[k]
+      if type(f) ~= "function" then return f end
+      return function(_, opts, ...)
+        if k == "solve" then calls[#calls + 1] = opts end
+        return f(g, opts, ...)
+      end
+    end })
+  end
+  local b = konane.bot("solver")
+  local g = konane.new { rows = 10, cols = 10 }
+  for _ = 1, 12 do g:play(g:moves()[1]) end
+  for _ = 1, 3 do
+    local m = b:choose(proxy(g:clone()), { time = 0.1, game_time = 0.1, increment = 0.01, ply = g:ply() + 1 })
+    g:play(m)
+    g:play(g:moves()[1])
+  end
+  assert(#calls == 3)
+  assert(calls[1].table and calls[1].table == calls[2].table and calls[2].table == calls[3].table,
+    "the solve gets the bot's own table every move")
+  assert(calls[1].hash_mb == nil)
+  for i = 2, 3 do
+    assert(math.type(calls[i].nodes) == "integer" and calls[i].nodes >= 256,
+      "a later solve has a node bound: " .. tostring(calls[i].nodes))
+  end
+  -- a board of another size: the same table, cleared (its positions would not be this board's)
+  local h = konane.new { rows = 6, cols = 6 }
+  h:play(h:moves()[1]); h:play(h:moves()[1])
+  local t = calls[1].table
+  local cleared = false
+  local mt = getmetatable(t)
+  local clear = mt.__index.clear
+  mt.__index.clear = function(self, ...) if self == t then cleared = true end return clear(self, ...) end
+  local ok, err = pcall(b.choose, b, proxy(h:clone()), { time = 0.1, game_time = 0.1, increment = 0.01, ply = 3 })
+  mt.__index.clear = clear
+  assert(ok, tostring(err))
+  assert(cleared and calls[4].table == t)
 end
 
 T["the alphabeta bot keeps back three times how late its answers were, down to 0.7 x the limit, and starts at 0.7 x"] = function()

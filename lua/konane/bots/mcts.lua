@@ -36,7 +36,7 @@ function M.new(opts)
       time = nil
       if not clock.nodes then playouts = nil; time = 1e6 end
     else
-      time = bot_util.budget(clock, opts.time or (not playouts and 1.0 or nil))
+      time = bot_util.budget(clock, opts.time or (not playouts and 1.0 or nil), nil, game)
     end
     local seed = (b.seed or 1) * 1000003 + calls
     local r = game:mcts { playouts = playouts, time = time, c = opts.c, seed = seed, stop = clock.stop }

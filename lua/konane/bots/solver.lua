@@ -24,13 +24,34 @@ function M.new(opts)
   -- The fallback search's own table, made now and kept for every move: never a board's
   -- shared table, which another player on the same board would read and write.
   local table_ = require("konane").hashtable(opts.hash_mb or 16)
+  -- The proof's table, also made once: a fresh 16 MB table for every solve cost 4-50 ms of
+  -- page faults a move, past the move's limit (on 12x12 at 1 s a game, the bot lost every game
+  -- on time). Its proved positions stay for the next moves; it is cleared when the board or
+  -- the variant changes (a table serves one board and variant: docs/solving.md).
+  local proofs, proofs_for = require("konane").hashtable(opts.hash_mb or 16), nil
+  local rate -- nodes a second of the last solve (nil before the first)
 
   function self.choose(_, game, clock)
-    local time = bot_util.budget(clock, opts.time or 1.0)
+    local time = bot_util.budget(clock, opts.time or 1.0, nil, game)
     local start = util.now()
     local share = opts.share or 0.5
     if game.solve then
-      local r = game:solve { time = time * share, nodes = opts.nodes, hash_mb = opts.hash_mb }
+      local board = game:rows() .. "x" .. game:cols() .. " " .. game:variant()
+      if board ~= proofs_for then
+        if proofs_for then proofs:clear() end
+        proofs_for = board
+      end
+      -- The solve looks at the clock every few thousand nodes (4096: 3-10 ms on 10x10 and
+      -- 12x12), so a short share is also bounded in nodes, at the rate (nodes a second of wall
+      -- time, a loaded machine included) of this bot's last solve.
+      local nodes = opts.nodes
+      if rate then
+        local cap = math.max(256, math.floor(time * share * rate))
+        if not nodes or cap < nodes then nodes = cap end
+      end
+      local r = game:solve { time = time * share, nodes = nodes, table = proofs }
+      local spent = util.now() - start
+      if r.nodes and r.nodes >= 256 and spent > 0.0005 then rate = r.nodes / spent end
       if r.win == true and r.move then
         return r.move, { proof = "win", nodes = r.nodes }
       end
