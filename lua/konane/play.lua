@@ -30,24 +30,38 @@ local KNOWN_OPTIONS = { variant = true, rows = true, cols = true, fen = true, op
 local TERMINATION = { time = "time forfeit", crash = "crash", handshake = "handshake failure",
                       malformed = "malformed output", error = "error", bad = "bad answer" }
 
--- An error message without the "file.lua:12: " its raiser put in front.
-local function strip_position(msg)
-  return (tostring(msg):gsub("^[^\n:]-%.lua:%d+: ", ""))
+-- Is 'pos' ("path/file.lua:12:") a place in konane's own library (a konane/ directory)? Such
+-- a position says nothing to a bot's author; the bot's own file and line say where it failed.
+local function library_position(pos)
+  return pos:find("konane[/\\]") ~= nil
 end
 
--- A failure as a record may say it: no "file.lua:12:" position anywhere in it, no control byte
--- nor byte that is not UTF-8, and every path (a word that starts with /, ./, ../ or ~/, or has a
--- directory and a file extension) cut to its file name: the records never show the host's
--- files (a position text such as "xox/oxo/xox b" stays as it is).
+-- An error message without the "konane/file.lua:12: " a library function put in front (the
+-- position of the bot's own file stays: it is where the author looks).
+local function strip_position(msg)
+  msg = tostring(msg)
+  local pos = msg:match("^[^\n:]-%.lua:%d+: ")
+  if pos and library_position(pos) then msg = msg:sub(#pos + 1) end
+  return msg
+end
+
+-- A failure as a record may say it: no position in konane's own library ("konane/x.lua:12:")
+-- in it (a position in the bot's own file stays, cut to the file's name and line: where the
+-- bot failed), no control byte nor byte that is not UTF-8, and every path (a word that starts
+-- with /, ./, ../ or ~/, or has a directory and a file extension) cut to its file name: the
+-- records never show the host's directories (a position text such as "xox/oxo/xox b" stays).
 function M.clean_reason(text)
-  text = tostring(text):gsub("[^%s:]*%.lua:%d+:%s*", "")
+  text = tostring(text):gsub("[^%s:]*%.lua:%d+:%s*", function(pos)
+    if library_position(pos) then return "" end
+  end)
   -- no raw control byte reaches a record or a terminal: white space becomes a space, the rest
   -- is shown as \xNN, and so is a byte that is not UTF-8 (an engine's 'bestmove \xff')
   text = require("konane.util").printable(text)
-  return (text:gsub("%f[^%s'\"(=]([%w%._%-~/]*/[%w%._%-/]*)", function(path)
+  -- (a space in front: a path at the very start of the text is a word too)
+  return ((" " .. text):gsub("%f[^%s'\"(=]([%w%._%-~/]*/[%w%._%-/]*)", function(path)
     if path:match("^%.?%.?~?/") or path:match("/[^/]*%.%w+$") then return path:match("([^/]*)$") end
     return path
-  end))
+  end):sub(2))
 end
 
 local function core()
@@ -189,6 +203,13 @@ local function hooked_call(clock, deadline, fn, ...)
   end, "", 1000)
   reg["konane.deadline"] = deadline
   local r = table.pack(pcall(fn, ...))
+  if not r[1] and not over and type(r[2]) ~= "string"
+      and not require("konane.ugi.player").is_failure(r[2]) then
+    -- an error value that is not a string is shown with its __tostring, the bot's own code:
+    -- still under the hook (one that never returns loses on time instead of hanging the game)
+    local shown, text = pcall(tostring, r[2])
+    r[2] = shown and type(text) == "string" and text or ("an error value (" .. type(r[2]) .. ") that cannot be shown")
+  end
   debug.sethook()
   reg["konane.deadline"] = nil
   if not r[1] and over then

@@ -35,7 +35,7 @@ local function loses(rec, side, termination, reason)
   assert(rec.termination == termination, "termination " .. tostring(rec.termination) .. ": " .. tostring(rec.reason))
   assert(rec.reason:find("^" .. side .. " %("), rec.reason)
   if reason then assert(rec.reason:find(reason, 1, true), "reason '" .. rec.reason .. "' should say '" .. reason .. "'") end
-  assert(not rec.reason:find("/work/", 1, true) and not rec.reason:find("%.lua:%d+:"), "a host path in " .. rec.reason)
+  assert(not rec.reason:find("/work/", 1, true) and not rec.reason:find("/[^%s]*%.lua:%d+:"), "a host path in " .. rec.reason)
 end
 
 T["a bot file plays whole games in its own process, named by its file"] = function()
@@ -268,16 +268,44 @@ T["what an engine says when nobody asked is not taken for its next answer"] = fu
   end
 end
 
-T["an error raised by a bot in this process is recorded without host paths or positions"] = function()
+T["an error raised by a bot in this process is recorded with its file and line, without host paths"] = function()
+  -- the position of the bot's own code is where its author looks (its file's name, no directory);
+  -- a path anywhere in the message, at its very start too, is cut to its file name
   local b = { name = "thrower", choose = function()
     error("cannot open /home/someone/secret/book.dat: no such file")
   end }
   local rec = whole(konane.play(b, "random", { rows = 6, cols = 6, seed = 1 }))
   assert(rec.forfeit == "black" and rec.termination == "error", rec.reason)
-  assert(rec.reason == "black (thrower): cannot open book.dat: no such file", rec.reason)
+  assert(rec.reason:find("^black %(thrower%): test_ugi_players%.lua:%d+: cannot open book%.dat: no such file$"), rec.reason)
+  b.choose = function() error("/home/someone/secret/book.dat: no such file", 0) end
+  rec = whole(konane.play(b, "random", { rows = 6, cols = 6, seed = 1 }))
+  assert(rec.reason == "black (thrower): book.dat: no such file", rec.reason)
   b.choose = function() local t = nil; return t.x end
   rec = whole(konane.play(b, "random", { rows = 6, cols = 6, seed = 1 }))
-  assert(not rec.reason:find("%.lua:%d+") and not rec.reason:find("/", 1, true), rec.reason)
+  assert(rec.reason:find("^black %(thrower%): test_ugi_players%.lua:%d+: attempt to index a nil value"), rec.reason)
+  assert(not rec.reason:find("/", 1, true), rec.reason)
+  -- an error value whose __tostring never returns: the bot's own code, stopped at its deadline
+  b.choose = function() error(setmetatable({}, { __tostring = function() while true do end end })) end
+  rec = whole(konane.play(b, "random", { rows = 6, cols = 6, seed = 1, time = 0.3 }))
+  assert(rec.termination == "time forfeit" and rec.forfeit == "black", rec.reason)
+end
+
+T["a bot file fails as the same bot in the referee's process: its file and line, new_game, a huge answer"] = function()
+  local faulty = dofile(F .. "ugi_faulty.lua")
+  for _, case in ipairs {
+    { "runtime", "error", "ugi_faulty%.lua:12: attempt to index a nil value %(local 't'%)" },
+    { "newgame", "error", "new_game.*ugi_faulty%.lua:8: attempt to index a nil value" },
+    { "huge", "bad answer", "answered a string of 600000 bytes, not a move" },
+  } do
+    for _, where in ipairs { "file", "process" } do
+      local b = where == "file" and (F .. "ugi_faulty.lua:mode=" .. case[1]) or faulty.new { mode = case[1] }
+      local rec = whole(konane.play(b, "random", { rows = 6, cols = 6, seed = 1, time = MOVE_LIMIT }))
+      local what = case[1] .. " (" .. where .. ")"
+      assert(rec.forfeit == "black" and rec.termination == case[2], what .. ": " .. tostring(rec.termination) .. ": " .. rec.reason)
+      assert(rec.reason:find(case[3]), what .. ": " .. rec.reason)
+      assert(not rec.reason:find("/", 1, true), what .. ": " .. rec.reason)
+    end
+  end
 end
 
 T["an engine that never finishes the handshake loses by handshake failure"] = function()

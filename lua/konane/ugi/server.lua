@@ -69,11 +69,17 @@ local function option_value(text)
   return text
 end
 
--- Text for an error line: one line, at most 300 bytes, without file:line prefixes, control
--- bytes (and bytes that are not UTF-8) written as \xNN: an echoed command ("unknown command
--- 'seto<NUL>ption'") put a raw NUL or an escape sequence into the runner's input (or a terminal).
+-- Text for an error line: one line, at most 300 bytes, without a file:line prefix of konane's
+-- own library (the bot file's own "mybot.lua:12:" stays: its chunk is named by the file's base
+-- name, no directory), control bytes (and bytes that are not UTF-8) written as \xNN: an echoed
+-- command ("unknown command 'seto<NUL>ption'") put a raw NUL or an escape sequence into the
+-- runner's input (or a terminal). A huge text is cut first (printable of 5 MB took 0.7 s).
 local function clean(msg)
-  msg = printable((tostring(msg):gsub("^[^\n(]-%.lua:%d+: ", ""):gsub("%s+", " ")))
+  msg = tostring(msg)
+  if #msg > 4096 then msg = msg:sub(1, 4096) end
+  local pos = msg:match("^[^\n(]-%.lua:%d+: ")
+  if pos and pos:find("konane[/\\]") then msg = msg:sub(#pos + 1) end
+  msg = printable((msg:gsub("%s+", " ")))
   if #msg > 300 then msg = msg:sub(1, 300) .. "..." end
   return msg
 end
@@ -335,9 +341,11 @@ local function info_line(r)
 end
 M.info_line = info_line
 
--- A move text safe to put on the bestmove line: one word of at most 40 bytes, else 0000.
+-- A move text safe to put on the bestmove line: one word of at most 200 bytes (the referee's
+-- own bound on an answer), else 0000.
+local MOVE_MAX = 200
 local function move_word(m)
-  if type(m) ~= "string" or not m:match("^[%w%-]+$") or #m > 40 then return "0000" end
+  if type(m) ~= "string" or #m > MOVE_MAX or not m:match("^[%w%-]+$") then return "0000" end
   return m
 end
 
@@ -357,6 +365,10 @@ function Server:go(words)
   local bot, why = self:ensure_bot()
   if not bot then
     self:error(why)
+    return self:write("bestmove 0000\n")
+  end
+  if self.new_game_failed then
+    self:error(self.new_game_failed)
     return self:write("bestmove 0000\n")
   end
   local side = g:turn()
@@ -400,11 +412,14 @@ function Server:go(words)
       answer = "0000"
     end
   else
-    local canonical = type(move) == "string" and g:legal(move)
+    local canonical = type(move) == "string" and #move <= MOVE_MAX and g:legal(move)
     if canonical then
       answer = canonical
     else
-      if type(move) == "string" then
+      if type(move) == "string" and #move > MOVE_MAX then
+        -- what the referee says of a bot in its own process (konane.play): not a move at all
+        self:error("bad answer: the bot answered a string of " .. #move .. " bytes, not a move")
+      elseif type(move) == "string" then
         self:error("the bot answered '" .. clean(move):sub(1, 40) .. "', not a legal move")
       else
         self:error("bad answer: the bot answered " .. (move == nil and "nil" or "a " .. type(move))
@@ -516,7 +531,10 @@ function Server:new_game()
       info.start_fen = info.fen
     end
     local ok, err = pcall(bot.new_game, bot, info)
-    if not ok then self:error("the bot's new_game failed: " .. clean(err)) end
+    -- the game's moves are refused until the next uginewgame, as a referee that runs the bot
+    -- in its own process (konane.play) scores a new_game that fails: an error, no move
+    self.new_game_failed = not ok and ("the bot's new_game failed: " .. clean(err)) or nil
+    if not ok then self:error(self.new_game_failed) end
   end
 end
 
