@@ -296,6 +296,30 @@ T["commands that arrive during a search keep their order: a stop or quit after a
   end
 end
 
+T["a second go infinite during go infinite: each stop ends one search, in order"] = function()
+  -- the first stop came after the queued go infinite, so it waited behind it, and the running
+  -- search, which only a stop ends, never ended: no bestmove, and a quit waited too
+  local e = engine("alphabeta")
+  e:send("ugi")
+  e:upto("ugiok")
+  e:send("position startpos moves d5 e5", "go infinite")
+  assert(e:line():match("^info depth 1 "))
+  e:send("go infinite", "stop")
+  local g = konane.new()
+  g:play("d5")
+  g:play("e5")
+  local move = e:bestmove()
+  assert(g:legal(move) == move, tostring(move))
+  e:send("stop")
+  move = e:bestmove()
+  assert(g:legal(move) == move, tostring(move))
+  e:send("isready")
+  assert(e:line() == "readyok")
+  e:send("quit")
+  assert(e:wait_exit() == "exit")
+  e:close()
+end
+
 T["malformed and illegal commands get an error line and the engine keeps going"] = function()
   local e = engine()
   e:send("ugi")

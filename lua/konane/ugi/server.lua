@@ -267,12 +267,13 @@ end
 -- Commands queued behind the search keep their order (a piped script is served whole): a quit
 -- after other commands, an isready after a stop or a queued go, and a stop after a queued go
 -- infinite (which only a stop ends) wait for them; otherwise isready is answered and stop taken
--- at once.
+-- at once. A search that is itself infinite (self.endless) takes the first stop even then:
+-- only a stop ends it, so 'go infinite, go infinite, stop, stop' answered nothing, ever.
 function Server:during_search(line)
   local cmd = line:match("^%s*(%S+)")
   if cmd == "isready" and not self.stopping and not self:go_queued() then
     self:write("readyok\n")
-  elseif cmd == "stop" and not self:go_queued(true) then
+  elseif cmd == "stop" and (self.endless or not self:go_queued(true)) then
     self.stopping = true
   elseif cmd == "quit" and #self.pending == 0 then
     self.stopping, self.quitting = true, true
@@ -382,7 +383,7 @@ function Server:go(words)
     if lim[o .. "time"] then clock.opponent_time = lim[o .. "time"] / 1000 end
   end
   if lim.movetime then clock.time = lim.movetime / 1000 end
-  self.stopping = false
+  self.stopping, self.endless = false, lim.infinite
   self:replay_pending()
   clock.stop = function() return self:poll_input() end
   local printed = false
@@ -455,7 +456,7 @@ function Server:go(words)
     if line then self:during_search(line) end
   end
   self:write("bestmove " .. answer .. "\n")
-  self.stopping = false
+  self.stopping, self.endless = false, nil
 end
 
 function Server:query(words)
