@@ -1,9 +1,10 @@
 -- centre_corner: the centre-or-corner rule on any board, odd sizes included.
 -- The first removal takes a piece from a corner or from the centre (the centre square of an odd
 -- board, the two or four middle squares of an even one); the second removal takes a piece next
--- to the hole. The side whose pieces stand there moves first: Black, except on boards with an
--- odd number of rows and of columns, where every corner and the centre are dark squares, so
--- White (on the dark squares) starts. Results keep their meaning: 1-0 is a win for Black.
+-- to the hole. The side whose pieces stand there moves first: Black, except where every corner
+-- and the centre are dark squares, so White (on the dark squares) starts: boards with an odd
+-- number of rows and of columns whose sum leaves 2 divided by 4 (3x3, 5x5, 3x7; on 3x5 the
+-- centre is light, Black's). Results keep their meaning: 1-0 is a win for Black.
 
 -- The corners and the centre squares of a rows x cols board, without repeats, as {f, r} pairs.
 local function candidates(rows, cols)
@@ -35,8 +36,8 @@ end
 
 return {
   name = "centre_corner",
-  description = "first removal from a corner or the centre on any board (odd boards: White, "
-    .. "who holds them, starts), second removal next to the hole",
+  description = "first removal from a corner or the centre on any board (White starts where "
+    .. "all of them are White's, as on 5x5), second removal next to the hole",
   rows = 7,
   cols = 7,
   start = function(rows, cols)
