@@ -44,6 +44,13 @@ function M.new(opts)
     choose = function(self, game, clock)
       local time = opts.time or 0.2
       if clock and clock.time < math.huge then time = math.min(time, clock.time * 0.5) end
+      if clock and clock.game_time then
+        -- a chess clock: keep 0.1 s back (the answer's way to the referee, a busy machine),
+        -- then spend a 20th of the rest and most of the increment (half of it in the reserve)
+        local rest, inc = clock.game_time - 0.1, clock.increment or 0
+        time = math.min(time, rest > 0 and rest / 20 + 0.8 * inc or 0.5 * inc)
+      end
+      time = math.max(time, 0.001)
       local deadline = not opts.playouts and konane.core.clock() + time
       local root = new_node(game)
       local n = 0

@@ -587,6 +587,44 @@ T["the human bot reads moves, lists them on request and resigns at end of input"
   assert(rec.termination == "resignation" and rec.winner == "white")
 end
 
+T["the example bots keep a reserve on a chess clock"] = function()
+  -- They spent half of the time left (at most 0.2 s) a move, so a game clock ran down by halves
+  -- and a long game lost on time (--tc 1+0 on 8x8: 20 of 24 games). The lua_eval example's
+  -- search limit is seen through a proxy; the mcts example's deadline through a clock that
+  -- advances 1 ms a reading (no wall time is measured).
+  local clock = { time = 0.3, game_time = 0.3, increment = 0, opponent_time = 0.3, ply = 3 }
+  local g = konane.new { rows = 6, cols = 6 }
+  g:play(g:moves()[1])
+  g:play(g:moves()[1])
+  local limit
+  local view = setmetatable({}, { __index = function(_, k)
+    local f = g[k]
+    if type(f) ~= "function" then return f end
+    return function(_, opts, ...)
+      if k == "search" then limit = opts.time end
+      return f(g, opts, ...)
+    end
+  end })
+  local eval_bot = dofile("examples/bots/lua_eval.lua").new {}
+  assert(g:legal(eval_bot:choose(view, clock)))
+  assert(limit and limit <= (0.3 - 0.1) / 20 + 1e-9, "lua_eval searched " .. tostring(limit) .. " s of 0.3 s")
+  local core = konane.core
+  local real, t = core.clock, 0
+  core.clock = function() t = t + 0.001; return t end
+  local ok, move, info = pcall(function()
+    local mcts_bot = dofile("examples/bots/mcts.lua").new { seed = 1 }
+    return mcts_bot:choose(g:clone(), clock)
+  end)
+  core.clock = real
+  assert(ok, tostring(move))
+  assert(g:legal(move) and info.playouts <= 12, "mcts spent " .. tostring(info and info.playouts) .. " ms of 0.3 s")
+  -- in the reserve, with no increment: the least it may (1 ms)
+  clock.game_time = 0.05
+  limit = nil
+  eval_bot:choose(view, clock)
+  assert(limit == 0.001, tostring(limit))
+end
+
 T["the example bots play seeded games"] = function()
   local specs = { "examples/bots/greedy.lua", "examples/bots/mcts.lua:playouts=60,seed=1",
                   "examples/bots/lua_eval.lua:depth=2" }
