@@ -31,11 +31,12 @@ M.rng = require("konane.util").rng
 -- and of the rest one move's share is spent (the moves to play: a third of the pieces of 'game'
 -- when given, at least 8; else 15) plus 0.8 of the increment (in proportion below the reserve, so
 -- the clock climbs back above it). A bot that obeys it does not lose on time unless its moves
--- overrun their limits by more than that. A bot that answers within a millisecond of its limit
--- (the alphabeta bot) may pass a larger share. Never below 1 ms. Returns nil when neither the
--- bot nor the clock sets a limit.
+-- overrun their limits by more than that; a bot that measures its overrun passes it as
+-- 'overhead' (seconds a move, counted for each move to play instead of the 2 ms). A bot that
+-- answers within a millisecond of its limit (the alphabeta bot) may pass a larger share. Never
+-- below 1 ms. Returns nil when neither the bot nor the clock sets a limit.
 local RESERVE, OVERHEAD = 0.1, 0.002
-function M.budget(clock, want, share, game)
+function M.budget(clock, want, share, game, overhead)
   local t = want
   if clock then
     local move_left = clock.time
@@ -51,7 +52,8 @@ function M.budget(clock, want, share, game)
       local togo = 15
       if game then togo = math.max(8, (game:count("black") + game:count("white")) / 3) end
       local rb = RESERVE + 3 * inc
-      local usable = math.max(left - math.min(left * 0.9, rb) - OVERHEAD * togo, 0)
+      local per_move = math.max(OVERHEAD, tonumber(overhead) or 0)
+      local usable = math.max(left - math.min(left * 0.9, rb) - per_move * togo, 0)
       local cap = usable / togo + inc * 0.8 * (left < rb and left / rb or 1)
       t = t and math.min(t, cap) or cap
     end

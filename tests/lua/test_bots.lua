@@ -452,6 +452,40 @@ T["the solver bot keeps its proof table between moves and bounds a short proof i
   assert(cleared and calls[4].table == t)
 end
 
+T["the solver bot counts how far its moves overran their budget for every move still to play"] = function()
+  -- Its proof and search look at the clock every few thousand nodes (5-20 ms a move on 12x12
+  -- under load): over UGI at 1 s a game it lost 2 of 6 games on time with 2 ms a move counted.
+  -- A move that overruns by 50 ms (a clock that jumps while it searches) makes the next one plan
+  -- with that overrun on each move to play; nothing of the wall clock is measured.
+  local util = require("konane.util")
+  local real_now, jump = util.now, 0
+  util.now = function() return real_now() + jump end
+  local limits = {}
+  local function proxy(g)
+    return setmetatable({}, { __index = function(_, k)
+      local f = g[k]
+      if type(f) ~= "function" then return f end
+      return function(_, opts, ...)
+        if k == "solve" then limits[#limits + 1] = opts.time end
+        if k == "search" then jump = jump + 0.05 end
+        return f(g, opts, ...)
+      end
+    end })
+  end
+  local ok, err = pcall(function()
+    local b = konane.bot("solver")
+    local g = konane.new { rows = 10, cols = 10 }
+    for _ = 1, 12 do g:play(g:moves()[1]) end
+    local clock = { time = 1, game_time = 1, increment = 0, ply = 13 }
+    b:choose(proxy(g:clone()), clock)
+    b:choose(proxy(g:clone()), clock)
+  end)
+  util.now = real_now
+  assert(ok, tostring(err))
+  assert(#limits == 2 and limits[2] < limits[1] / 2,
+    ("the second move's proof got %s s, the first %s s"):format(tostring(limits[2]), tostring(limits[1])))
+end
+
 T["the alphabeta bot keeps back three times how late its answers were, down to 0.7 x the limit, and starts at 0.7 x"] = function()
   -- fake clocks: each search seems to take 'took' seconds of wall time and 'cpu' of CPU time
   -- (no wall-clock time is measured)
