@@ -91,7 +91,9 @@ typedef struct sctx {
   kn_move (*killer)[2];    /* maxply */
   int *hist;               /* [2][nsq * nsq] history counters */
   uint64_t nodes, maxnodes, nextpoll;
+  uint64_t pollgap;        /* nodes between polls: POLL, fewer with slow nodes */
   double t0, deadline;     /* deadline <= 0: none */
+  double lastpoll;         /* the main thread's last poll (kn_clock) */
   int stop;
   int lmr;                 /* late move reductions on */
   unsigned char red[64][64]; /* LMR2: reduction by depth and move index */
@@ -109,20 +111,34 @@ void kn_search_opts_default(kn_search_opts *o) {
 }
 
 /* Polls the limits every POLL nodes; sets s->stop. Helpers only look at
-** the shared flag (the stop callback may not be thread-safe). */
+** the shared flag (the stop callback may not be thread-safe). The main
+** thread keeps its polls about a millisecond apart: with slow nodes (a
+** Lua evaluation, 30-150 us a node) it polls after fewer of them, down to
+** every node, so a time limit or a stop function is honoured within about
+** a millisecond whatever a node costs. Which node a poll falls on never
+** changes the tree, only when a limit is seen. */
 static void lockstep_turn(sctx *s, int give);
 
 static void poll_limits(sctx *s) {
-  s->nextpoll = s->nodes + POLL;
   if (atomic_load_explicit(&s->sh->ls_on, memory_order_relaxed))
     lockstep_turn(s, 1);
   if (s->id) {
+    s->nextpoll = s->nodes + POLL;
     atomic_store_explicit(&s->sh->nodes[s->id], s->nodes,
                           memory_order_relaxed);
     if (atomic_load_explicit(&s->sh->stop, memory_order_relaxed))
       s->stop = KN_STOP_LIMIT;
     return;
   }
+  if (!atomic_load_explicit(&s->sh->ls_on, memory_order_relaxed)) {
+    double now = kn_clock(), gap = now - s->lastpoll;
+    s->lastpoll = now;
+    if (gap > 1e-3 && s->pollgap > 1) s->pollgap /= 2;
+    else if (gap < 2.5e-4 && s->pollgap < POLL) s->pollgap *= 2;
+  } else {
+    s->pollgap = POLL; /* lockstep's turns are POLL nodes long */
+  }
+  s->nextpoll = s->nodes + s->pollgap;
   kn_limits_poll(&s->o->lim, s->deadline, &s->stop);
 }
 
@@ -539,8 +555,10 @@ static sctx *ctx_new(const kn_board *b, const kn_pos *root, kn_tt *tt,
   s->o = o;
   s->sh = sh;
   s->id = id;
-  s->t0 = kn_clock();
-  s->nextpoll = POLL;
+  s->t0 = s->lastpoll = kn_clock();
+  /* the main thread's first poll comes early (a slow node must not wait
+  ** POLL nodes for it); lockstep's turns stay POLL nodes from the start */
+  s->nextpoll = s->pollgap = id || (o->exp & KN_EXP_LOCKSTEP) ? POLL : 16;
   s->maxply = kn_bits_count(&root->occ) + 4;
   s->cap = b->narrow ? 2 * b->nsq + 8 : KN_MAX_MOVES;
   if (s->cap > KN_MAX_MOVES) s->cap = KN_MAX_MOVES;

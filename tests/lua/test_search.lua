@@ -274,6 +274,28 @@ T["a Lua evaluation is used at the leaves"] = function()
   assert(z.score == 7 or math.abs(z.score) >= WIN - 1000)
 end
 
+-- With a slow evaluation the search looks at its time and its stop function after fewer nodes:
+-- it polled them every 1024 nodes, so a 2 ms evaluation ran a 50 ms limit for a second or more.
+T["a slow Lua evaluation still stops at the time limit and at stop"] = function()
+  local g = midgame()
+  local clock = konane.core.clock
+  local function slow(pos)
+    local t = clock() + 0.002
+    while clock() < t do end
+    return pos:nmoves()
+  end
+  local t0 = clock()
+  local r = g:search { time = 0.05, eval = slow }
+  local spent = clock() - t0
+  assert(is_legal(g, r.move) and spent < 0.5, ("a 0.05 s search took %.3f s"):format(spent))
+  local asked, stop_at = 0, clock() + 0.05
+  t0 = clock()
+  r = g:search { depth = 30, eval = slow, stop = function() asked = asked + 1; return clock() >= stop_at end }
+  spent = clock() - t0
+  assert(r.stopped and is_legal(g, r.move) and spent < 0.5, ("stopped after %.3f s"):format(spent))
+  assert(asked > 1)
+end
+
 T["a Lua evaluation that raises makes search raise that error"] = function()
   local g = midgame()
   local before = snapshot(g)
