@@ -40,6 +40,12 @@ for _, file in ipairs(files) do
       if ok then
         passed = passed + 1
         print(("[       OK ] %s (%.0f ms)"):format(name, (core.clock() - t0) * 1000))
+      elseif tostring(msg):match("^[^\n]*"):find("interrupted!$") then
+        -- Ctrl-C or SIGTERM (the host raises it in whatever runs): stop the whole run, or it
+        -- would go on with the next test after make itself has gone
+        print(("[  STOPPED ] %s: interrupted"):format(name))
+        io.stdout:flush()
+        os.exit(130)
       else
         failed = failed + 1
         print(("[  ERROR   ] %s\n%s"):format(name, tostring(msg)))
