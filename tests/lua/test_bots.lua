@@ -407,20 +407,25 @@ T["konane.bot.budget keeps a reserve on a game clock: a bot over its limits by 5
   assert(t < 0.01 and t > 0.001, tostring(t))
 end
 
+-- A stand-in for game 'g' that calls on_call(name, opts) before each of its methods runs.
+local function watched(g, on_call)
+  return setmetatable({}, { __index = function(_, k)
+    local f = g[k]
+    if type(f) ~= "function" then return f end
+    return function(_, opts, ...)
+      on_call(k, opts)
+      return f(g, opts, ...)
+    end
+  end })
+end
+
 T["the solver bot keeps its proof table between moves and bounds a short proof in nodes"] = function()
   -- A fresh 16 MB table for every solve cost 4-50 ms a move (page faults) past the move's limit;
   -- and the solve looks at the clock every 4096 nodes. Seen through a proxy of the game: the
   -- same table every move (cleared for a new board), and after the first solve a node bound.
   local calls = {}
   local function proxy(g)
-    return setmetatable({}, { __index = function(_, k)
-      local f = g[k]
-      if type(f) ~= "function" then return f end
-      return function(_, opts, ...)
-        if k == "solve" then calls[#calls + 1] = opts end
-        return f(g, opts, ...)
-      end
-    end })
+    return watched(g, function(k, opts) if k == "solve" then calls[#calls + 1] = opts end end)
   end
   local b = konane.bot("solver")
   local g = konane.new { rows = 10, cols = 10 }
@@ -462,15 +467,10 @@ T["the solver bot counts how far its moves overran their budget for every move s
   util.now = function() return real_now() + jump end
   local limits = {}
   local function proxy(g)
-    return setmetatable({}, { __index = function(_, k)
-      local f = g[k]
-      if type(f) ~= "function" then return f end
-      return function(_, opts, ...)
-        if k == "solve" then limits[#limits + 1] = opts.time end
-        if k == "search" then jump = jump + 0.05 end
-        return f(g, opts, ...)
-      end
-    end })
+    return watched(g, function(k, opts)
+      if k == "solve" then limits[#limits + 1] = opts.time end
+      if k == "search" then jump = jump + 0.05 end
+    end)
   end
   local ok, err = pcall(function()
     local b = konane.bot("solver")

@@ -8,6 +8,17 @@ local function engine(spec)
   return S.start(S.engine_argv(spec or "alphabeta:depth=2"))
 end
 
+-- An alphabeta engine after its handshake, searching 'position' with go infinite (its first
+-- iteration reported).
+local function searching(position)
+  local e = engine("alphabeta")
+  e:send("ugi")
+  e:upto("ugiok")
+  e:send(position, "go infinite")
+  assert(e:line():match("^info depth 1 "))
+  return e
+end
+
 -- After what a test sent (bad commands), the engine still answers isready; then it is closed.
 local function answers_and_closes(e)
   e:send("isready")
@@ -299,11 +310,7 @@ end
 T["a second go infinite during go infinite: each stop ends one search, in order"] = function()
   -- the first stop came after the queued go infinite, so it waited behind it, and the running
   -- search, which only a stop ends, never ended: no bestmove, and a quit waited too
-  local e = engine("alphabeta")
-  e:send("ugi")
-  e:upto("ugiok")
-  e:send("position startpos moves d5 e5", "go infinite")
-  assert(e:line():match("^info depth 1 "))
+  local e = searching("position startpos moves d5 e5")
   e:send("go infinite", "stop")
   local g = konane.new()
   g:play("d5")
@@ -410,12 +417,8 @@ T["after a bad position, go and query answer an error, never the old position's 
 end
 
 T["stop during go infinite answers promptly with a move, and isready is answered during it"] = function()
-  local e = engine("alphabeta")
-  e:send("ugi")
-  e:upto("ugiok")
-  e:send("position startpos", "go infinite")
   -- the search is running (its first iterations are reported) ...
-  assert(e:line():match("^info depth 1 "))
+  local e = searching("position startpos")
   e:send("isready")
   local before = e:upto("readyok")
   for _, l in ipairs(before) do assert(not l:match("^bestmove"), "bestmove before stop") end
