@@ -8,6 +8,15 @@ local function engine(spec)
   return S.start(S.engine_argv(spec or "alphabeta:depth=2"))
 end
 
+-- The engine still answers isready, then ends at quit; then it is closed.
+local function ready_then_quit(e)
+  e:send("isready")
+  assert(e:line() == "readyok")
+  e:send("quit")
+  assert(e:wait_exit() == "exit")
+  e:close()
+end
+
 -- An alphabeta engine after its handshake, searching 'position' with go infinite (its first
 -- iteration reported).
 local function searching(position)
@@ -38,11 +47,7 @@ T["the handshake names the engine and announces its options, then ugiok"] = func
                           "option name depth type string", "option name time type string" } do
     assert(text:find(want, 1, true), "missing '" .. want .. "' in\n" .. text)
   end
-  e:send("isready")
-  assert(e:line() == "readyok")
-  e:send("quit")
-  assert(e:wait_exit() == "exit")
-  e:close()
+  ready_then_quit(e)
 end
 
 T["a bot's odd figures (NaN, huge, strings) never keep the engine from answering bestmove"] = function()
@@ -320,11 +325,7 @@ T["a second go infinite during go infinite: each stop ends one search, in order"
   e:send("stop")
   move = e:bestmove()
   assert(g:legal(move) == move, tostring(move))
-  e:send("isready")
-  assert(e:line() == "readyok")
-  e:send("quit")
-  assert(e:wait_exit() == "exit")
-  e:close()
+  ready_then_quit(e)
 end
 
 T["malformed and illegal commands get an error line and the engine keeps going"] = function()
