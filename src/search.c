@@ -120,8 +120,8 @@ void kn_search_opts_default(kn_search_opts *o) {
 static void lockstep_turn(sctx *s, int give);
 
 static void poll_limits(sctx *s) {
-  if (atomic_load_explicit(&s->sh->ls_on, memory_order_relaxed))
-    lockstep_turn(s, 1);
+  int lockstep = atomic_load_explicit(&s->sh->ls_on, memory_order_relaxed);
+  if (lockstep) lockstep_turn(s, 1);
   if (s->id) {
     s->nextpoll = s->nodes + POLL;
     atomic_store_explicit(&s->sh->nodes[s->id], s->nodes,
@@ -130,7 +130,7 @@ static void poll_limits(sctx *s) {
       s->stop = KN_STOP_LIMIT;
     return;
   }
-  if (!atomic_load_explicit(&s->sh->ls_on, memory_order_relaxed)) {
+  if (!lockstep) {
     double now = kn_clock(), gap = now - s->lastpoll;
     s->lastpoll = now;
     if (gap > 1e-3 && s->pollgap > 1) s->pollgap /= 2;

@@ -30,20 +30,8 @@ local KNOWN_OPTIONS = { variant = true, rows = true, cols = true, fen = true, op
 local TERMINATION = { time = "time forfeit", crash = "crash", handshake = "handshake failure",
                       malformed = "malformed output", error = "error", bad = "bad answer" }
 
--- Is 'pos' ("path/file.lua:12:") a place in konane's own library (a konane/ directory)? Such
--- a position says nothing to a bot's author; the bot's own file and line say where it failed.
-local function library_position(pos)
-  return pos:find("konane[/\\]") ~= nil
-end
-
--- An error message without the "konane/file.lua:12: " a library function put in front (the
--- position of the bot's own file stays: it is where the author looks).
-local function strip_position(msg)
-  msg = tostring(msg)
-  local pos = msg:match("^[^\n:]-%.lua:%d+: ")
-  if pos and library_position(pos) then msg = msg:sub(#pos + 1) end
-  return msg
-end
+local library_position = require("konane.util").library_position
+local strip_position = require("konane.util").strip_library_position
 
 -- A failure as a record may say it: no position in konane's own library ("konane/x.lua:12:")
 -- in it (a position in the bot's own file stays, cut to the file's name and line: where the

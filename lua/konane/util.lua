@@ -99,6 +99,23 @@ function M.message(err)
   return msg
 end
 
+--- library_position(pos) -> boolean
+-- Is 'pos' ("path/file.lua:12:") a place in konane's own library (a konane/ directory)? Such a
+-- position says nothing to a bot's author; the bot's own file and line say where it failed.
+function M.library_position(pos)
+  return pos:find("konane[/\\]") ~= nil
+end
+
+--- strip_library_position(msg) -> string
+-- tostring(msg) without the "konane/file.lua:12: " a library function put in front; a leading
+-- position in any other file (a bot's own "mybot.lua:12: ") stays: it is where the author looks.
+function M.strip_library_position(msg)
+  msg = tostring(msg)
+  local pos = msg:match("^[^\n:(]-%.lua:%d+: ")
+  if pos and M.library_position(pos) then msg = msg:sub(#pos + 1) end
+  return msg
+end
+
 --- check_opts(opts, allowed, where [, level])
 -- Raises "WHERE: unknown option 'k' (known: a, b, c)" when the options table 'opts' has a key
 -- not in 'allowed' (a list of names, or a set {name = true}); nil 'opts' has no keys, anything

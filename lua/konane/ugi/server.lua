@@ -16,6 +16,7 @@
 local konane = require("konane")
 local bot_mod = require("konane.bot")
 local printable = require("konane.util").printable
+local strip_library_position = require("konane.util").strip_library_position
 
 -- Taken before a bot file runs, so what the bot does to the konane table spoils no position.
 local konane_new, konane_variant = konane.new, konane.variant
@@ -77,8 +78,7 @@ end
 local function clean(msg)
   msg = tostring(msg)
   if #msg > 4096 then msg = msg:sub(1, 4096) end
-  local pos = msg:match("^[^\n(]-%.lua:%d+: ")
-  if pos and pos:find("konane[/\\]") then msg = msg:sub(#pos + 1) end
+  msg = strip_library_position(msg)
   msg = printable((msg:gsub("%s+", " ")))
   if #msg > 300 then msg = msg:sub(1, 300) .. "..." end
   return msg
