@@ -382,6 +382,25 @@ T["a command file from another editor is served: a byte order mark before ugi, C
   e:close()
 end
 
+T["an error line cut at 300 bytes stays UTF-8: the cut never splits a character"] = function()
+  local H = dofile("tests/lua/helpers.lua")
+  -- 'é' is two bytes: with or without a leading 'a', one of the two messages has a first half
+  -- as its 300th byte, whatever the prefix before it
+  for _, lead in ipairs { "", "a" } do
+    local path = H.tmpdir() .. "/long_error.lua"
+    H.write(path, ([[return { name = "long", choose = function() error("%s" .. string.rep("\195\169", 400)) end }]]):format(lead))
+    local e = engine(path)
+    e:send("position startpos", "go depth 1")
+    local _, got = e:bestmove()
+    local text = table.concat(got, "\n")
+    local line = text:match("info string error: [^\n]*")
+    assert(line and line:find("long_error.lua:1: " .. lead, 1, true), text)
+    assert(line:sub(-3) == "...", line:sub(-12))
+    assert(utf8.len(line), "not UTF-8: " .. line:sub(-12):gsub("[\128-\255]", "?"))
+    e:close()
+  end
+end
+
 T["a line too long is refused once, as a whole: no piece of it runs as a command"] = function()
   local e = engine()
   e:send("ugi")

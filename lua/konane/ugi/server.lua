@@ -70,7 +70,7 @@ local function option_value(text)
   return text
 end
 
--- Text for an error line: one line, at most 300 bytes, without a file:line prefix of konane's
+-- Text for an error line: one line, at most 300 bytes (cut between characters), without a file:line prefix of konane's
 -- own library (the bot file's own "mybot.lua:12:" stays: its chunk is named by the file's base
 -- name, no directory), control bytes (and bytes that are not UTF-8) written as \xNN: an echoed
 -- command ("unknown command 'seto<NUL>ption'") put a raw NUL or an escape sequence into the
@@ -80,7 +80,12 @@ local function clean(msg)
   if #msg > 4096 then msg = msg:sub(1, 4096) end
   msg = strip_library_position(msg)
   msg = printable((msg:gsub("%s+", " ")))
-  if #msg > 300 then msg = msg:sub(1, 300) .. "..." end
+  if #msg > 300 then
+    -- cut before a character's first byte (printable left only whole UTF-8 characters)
+    local cut = 301
+    while cut > 1 and (msg:byte(cut) & 0xC0) == 0x80 do cut = cut - 1 end
+    msg = msg:sub(1, cut - 1) .. "..."
+  end
   return msg
 end
 
