@@ -587,6 +587,29 @@ tests["results.json has the games and per bot the name, games, wins, losses, sco
   cleanup()
 end
 
+tests["a bot file under a path that is not UTF-8: results.json and tournament.cfg stay UTF-8, resume matches"] = function()
+  local json = require "konane.tournament.json"
+  local odd = "b\255\195(\237\160\128"  -- a lone 0xff, a cut 'é', an encoded surrogate
+  assert(utf8.len(json.quote(odd)) and json.decode(json.quote(odd)) == odd)
+  assert(json.decode('"\\udcff"') == "\255" and json.decode('"\\udc41"') == nil)
+  local dir = tmpdir()
+  local sub = dir .. "/" .. odd
+  assert(os.execute("mkdir " .. sh_quote(sub)))
+  write(sub .. "/g.lua", read("examples/bots/greedy.lua"))
+  local o = base { out = dir .. "/t", bots = { sub .. "/g.lua", "random" }, games = 2,
+                   on_game = function() error("interrupted!", 0) end }
+  assert(T.run(o).games == 1)
+  for _, f in ipairs { "results.json", "tournament.cfg" } do
+    local text = read(dir .. "/t/" .. f)
+    assert(utf8.len(text), f .. " is not UTF-8")
+    assert(text:find("\\udcff", 1, true), f)
+  end
+  local played = 0
+  o.resume, o.on_game = true, function() played = played + 1 end
+  assert(T.run(o).complete and played == 1, "games played on resume: " .. played)
+  cleanup()
+end
+
 tests["on a terminal a progress line counts the games, and it is erased at the end"] = function()
   -- script(1) runs the command on a pseudo-terminal; without it there is nothing to check
   if not os.execute("command -v script >/dev/null 2>&1") then return end

@@ -25,10 +25,28 @@ for b = 0, 31 do
 end
 ESCAPE["\127"] = "\\u007f"
 
+-- Bytes that are not UTF-8 (a bot file's path on a Latin-1 file system), each as a lone low
+-- surrogate \udc80-\udcff (Python's "surrogateescape"): the file stays UTF-8 text that strict
+-- readers accept, and decode gives the same bytes back, so --resume still matches the spec.
+local function escape_bytes(s)
+  local out, pos = {}, 1
+  while true do
+    local n, bad = utf8.len(s, pos)
+    if n then break end
+    out[#out + 1] = s:sub(pos, bad - 1)
+    out[#out + 1] = string.format("\\u%04x", 0xDC00 + s:byte(bad))
+    pos = bad + 1
+  end
+  out[#out + 1] = s:sub(pos)
+  return table.concat(out)
+end
+
 -- quote(s) -> s as a JSON string.
 local function quote(s)
-  if not s:find('[%c"\\]') then return '"' .. s .. '"' end -- the common case: nothing to escape
-  return '"' .. s:gsub('[%c"\\]', ESCAPE) .. '"'
+  if not s:find('[%c"\\]') and utf8.len(s) then return '"' .. s .. '"' end -- nothing to escape
+  s = s:gsub('[%c"\\]', ESCAPE)
+  if not utf8.len(s) then s = escape_bytes(s) end
+  return '"' .. s .. '"'
 end
 M.quote = quote
 
@@ -144,10 +162,13 @@ function M.decode(text, name)
             if not lo or lo < 0xDC00 or lo > 0xDFFF then fail("a lone surrogate in a string") end
             cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00)
             pos = pos + 6
+          elseif cp >= 0xDC80 and cp <= 0xDCFF then
+            cp = nil -- a byte that is not UTF-8, as quote escapes it
+            out[#out + 1] = string.char(tonumber(hex, 16) - 0xDC00)
           elseif cp >= 0xDC00 and cp <= 0xDFFF then
             fail("a lone surrogate in a string")
           end
-          out[#out + 1] = utf8.char(cp)
+          if cp then out[#out + 1] = utf8.char(cp) end
         else
           fail("bad escape '\\" .. e .. "' in a string")
         end
