@@ -268,6 +268,9 @@ typedef struct ltable {
   kn_tt *tt;
   kn_tt *proof;
   kn_search_pool *pool;
+  int busy; /* a search or solve on it is running: a call from its stop,
+            ** eval or info function may not clear, close, resize or use it
+            ** (freed memory; a wait for helpers that wait for the caller) */
 } ltable;
 
 /* Waits until no helper thread of an earlier search uses the table. */
@@ -281,6 +284,15 @@ static ltable *check_table(lua_State *L, int idx) {
   return t;
 }
 
+/* Raises when a running call uses table 't' (see ltable.busy). */
+static void table_idle(lua_State *L, const ltable *t, const char *what) {
+  if (t->busy)
+    luaL_error(L, "%s: the table is in use by a running search or solve "
+                  "(its stop, eval or info function may not clear, close or "
+                  "share it: give a nested call a konane.hashtable of its "
+                  "own)", what);
+}
+
 /* Pushes a new table object of 'mb' megabytes; raises when out of
 ** memory. (No collector step for the memory held outside Lua: a forced
 ** cycle here cost a time-limited bot tens of milliseconds; games and bots
@@ -289,6 +301,7 @@ static ltable *push_table(lua_State *L, double mb) {
   ltable *t = (ltable *)lua_newuserdatauv(L, sizeof *t, 0);
   t->tt = t->proof = NULL;
   t->pool = NULL;
+  t->busy = 0;
   luaL_setmetatable(L, TABLE_MT);
   t->tt = kn_tt_new(mb);
   t->proof = kn_tt_new(proof_mb(mb));
@@ -319,6 +332,12 @@ static int l_table_gc(lua_State *L) {
   return 0;
 }
 
+/* t:close() and __close: as __gc, but not under a running call. */
+static int l_table_close(lua_State *L) {
+  table_idle(L, (ltable *)luaL_checkudata(L, 1, TABLE_MT), "table:close");
+  return l_table_gc(L);
+}
+
 /* t:size() -> megabytes actually allocated */
 static int l_table_size(lua_State *L) {
   ltable *t = check_table(L, 1);
@@ -329,6 +348,7 @@ static int l_table_size(lua_State *L) {
 
 static int l_table_clear(lua_State *L) {
   ltable *t = check_table(L, 1);
+  table_idle(L, t, "table:clear");
   table_quiet(t);
   kn_tt_clear(t->tt);
   kn_tt_clear(t->proof);
@@ -354,7 +374,7 @@ static int l_table_tostring(lua_State *L) {
 static const luaL_Reg table_methods[] = {{"size", l_table_size},
                                          {"clear", l_table_clear},
                                          {"hashfull", l_table_hashfull},
-                                         {"close", l_table_gc},
+                                         {"close", l_table_close},
                                          {NULL, NULL}};
 
 /* A game table's memory is out of the collector's sight: a loop making
@@ -394,13 +414,16 @@ static ltable *search_table(lua_State *L, int game, int opts) {
       luaL_argerror(L, opts, "options 'table' and 'hash_mb' exclude each "
                              "other (the table has its size)");
     lua_pop(L, 1);
-    return check_table(L, lua_gettop(L));
+    t = check_table(L, lua_gettop(L));
+    table_idle(L, t, "search");
+    return t;
   }
   lua_pop(L, 1);
   mb = lk_opt_number(L, opts, "hash_mb", 0, 65536, 16);
   lk_push_table_holder(L, game);
   if (lua_rawgeti(L, -1, 1) == LUA_TUSERDATA) {
     t = (ltable *)lua_touserdata(L, -1);
+    table_idle(L, t, "search (the game's own table, shared with its clones)");
     if (t->tt && t->tt->mb == mb) {
       lua_remove(L, -2);
       return t;
@@ -512,7 +535,11 @@ static int l_search(lua_State *L) {
   lk_stop_option(L, 2, &sc);
   o.lim.stop.fn = lk_stop;
   o.lim.stop.ud = &sc;
+  g->busy++;
+  lt->busy = 1;
   rc = kn_search(g->b, &g->pos, tt, &o, &r);
+  lt->busy = 0;
+  g->busy--;
   if (rc) return luaL_error(L, "search: not enough memory");
   if (ls.failed) return lua_error(L); /* the callback's error is on top */
   if (r.stopped == KN_STOP_USER && !lk_stop_asked(&sc)) return lk_stop_raise(L, &sc);
@@ -535,6 +562,7 @@ static int l_solve(lua_State *L) {
   kn_solve_result r;
   lk_stop_ctx sc;
   kn_tt *tt = NULL;
+  ltable *lt = NULL;
   double mb;
   int rc, threads;
 
@@ -552,9 +580,10 @@ static int l_solve(lua_State *L) {
       luaL_argerror(L, 2, "options 'table' and 'hash_mb' exclude each "
                           "other (the table has its size)");
     lua_pop(L, 1);
-    ltable *t = check_table(L, lua_gettop(L)); /* stays on the stack */
-    table_quiet(t);
-    tt = t->tt;
+    lt = check_table(L, lua_gettop(L)); /* stays on the stack */
+    table_idle(L, lt, "solve");
+    table_quiet(lt);
+    tt = lt->tt;
   } else {
     lua_pop(L, 1);
   }
@@ -562,16 +591,18 @@ static int l_solve(lua_State *L) {
   lk_stop_option(L, 2, &sc);
   lim.stop.fn = lk_stop;
   lim.stop.ud = &sc;
-  if (tt) {
-    rc = kn_solve_threads(g->b, &g->pos, tt, &lim, threads, &r);
-  } else {
+  if (!tt) {
     tt = kn_tt_new(mb);
     if (!tt)
       return luaL_error(L, "solve: not enough memory for a %f MB table",
                         (lua_Number)mb);
-    rc = kn_solve_threads(g->b, &g->pos, tt, &lim, threads, &r);
-    kn_tt_free(tt);
   }
+  g->busy++;
+  if (lt) lt->busy = 1;
+  rc = kn_solve_threads(g->b, &g->pos, tt, &lim, threads, &r);
+  if (lt) lt->busy = 0;
+  else kn_tt_free(tt);
+  g->busy--;
   if (rc) return luaL_error(L, "solve: not enough memory");
   if (r.stopped == KN_STOP_USER && !lk_stop_asked(&sc)) return lk_stop_raise(L, &sc);
   lua_createtable(L, 0, 5);
@@ -595,6 +626,7 @@ static int l_mcts(lua_State *L) {
   kn_mcts_opts o;
   kn_mcts_result r;
   lk_stop_ctx sc;
+  int rc;
 
   lk_opts_check(L, 2, names, "mcts");
   kn_mcts_opts_default(&o);
@@ -608,8 +640,10 @@ static int l_mcts(lua_State *L) {
   lk_stop_option(L, 2, &sc);
   o.lim.stop.fn = lk_stop;
   o.lim.stop.ud = &sc;
-  if (kn_mcts(g->b, &g->pos, &o, &r))
-    return luaL_error(L, "mcts: not enough memory");
+  g->busy++;
+  rc = kn_mcts(g->b, &g->pos, &o, &r);
+  g->busy--;
+  if (rc) return luaL_error(L, "mcts: not enough memory");
   if (r.stopped == KN_STOP_USER && !lk_stop_asked(&sc)) return lk_stop_raise(L, &sc);
   lua_createtable(L, 0, 8);
   push_move_or_nil(L, g->b, r.move);
@@ -665,7 +699,7 @@ void lk_engine_open(lua_State *L) {
   if (luaL_newmetatable(L, TABLE_MT)) {
     lua_pushcfunction(L, l_table_gc);
     lua_setfield(L, -2, "__gc");
-    lua_pushcfunction(L, l_table_gc);
+    lua_pushcfunction(L, l_table_close);
     lua_setfield(L, -2, "__close");
     lua_pushcfunction(L, l_table_tostring);
     lua_setfield(L, -2, "__tostring");

@@ -60,6 +60,13 @@ kn_game *lk_new_game(lua_State *L, int board_idx) {
   return g;
 }
 
+void lk_check_idle(lua_State *L, const kn_game *g, const char *what) {
+  if (g->busy)
+    luaL_error(L, "%s: the game is in use by a running search, solve or "
+                  "mcts of it (its stop, eval or info function may not "
+                  "change it: use a clone)", what);
+}
+
 static void push_history(lua_State *L, kn_game *g, kn_move m) {
   if (g->nhist == g->cap) {
     int cap = g->cap ? g->cap * 2 : 64;
@@ -309,6 +316,7 @@ static int parse_legal(lua_State *L, kn_game *g, int idx, kn_move *out) {
 static int l_play(lua_State *L) {
   kn_game *g = check_game(L, 1);
   kn_move m;
+  lk_check_idle(L, g, "play");
   if (!parse_legal(L, g, 2, &m)) return lua_error(L);
   push_history(L, g, m);
   kn_make(g->b, &g->pos, m);
@@ -328,6 +336,7 @@ static int l_legal(lua_State *L) {
 
 static int l_undo(lua_State *L) {
   kn_game *g = check_game(L, 1);
+  lk_check_idle(L, g, "undo");
   if (g->nhist == 0) return 0;
   kn_move m = g->hist[--g->nhist];
   kn_unmake(g->b, &g->pos, m);
@@ -395,6 +404,7 @@ static int l_clone(lua_State *L) {
     kn_game *t = check_game(L, 2);
     luaL_argcheck(L, t->b == g->b, 2, "a clone of this game expected (the same board)");
     if (t != g) {
+      lk_check_idle(L, t, "clone (into)");
       if (t->cap < g->nhist) {
         kn_move *h = (kn_move *)realloc(t->hist, (size_t)g->nhist * sizeof *h);
         if (!h) return luaL_error(L, "not enough memory to clone the game");

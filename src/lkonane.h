@@ -25,10 +25,18 @@ typedef struct kn_game {
   kn_move *hist;
   int nhist, cap;
   int ncache; /* legal moves of 'pos' in 'cache', or -1 */
+  int busy;   /* running g:search/solve/mcts calls of this game: while one
+              ** runs (its stop, eval or info function calls Lua) the game
+              ** may not change, so its answer is for the game as it is */
   kn_move cache[KN_MAX_MOVES];
 } kn_game;
 
 #define check_game(L, i) ((kn_game *)luaL_checkudata(L, i, GAME_MT))
+
+/* Raises "WHAT: the game is in use by a running search ..." when a call
+** running on 'g' (from whose stop, eval or info function we come) would
+** see it change. */
+void lk_check_idle(lua_State *L, const kn_game *g, const char *what);
 
 /* ---- games (lkonane.c) ---- */
 

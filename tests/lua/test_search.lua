@@ -573,4 +573,59 @@ T["the default weights are the set weights=edge (SPRT H1 in the ninth session)"]
   assert(a.move == b.move and a.score == b.score and a.nodes == b.nodes)
 end
 
+-- Re-entrancy: a stop, eval or info function runs while the call works on the game and its table.
+-- Changing the game there made the answer a move of another position (g:play in a stop function:
+-- the move returned was illegal in the game); closing or resizing the table freed memory the call
+-- still used (a crash; ASan: heap-use-after-free); clearing it from a two-thread search waited
+-- for helpers that wait for the caller (a hang). Each is now an error naming the call.
+T["a stop, eval or info function may not change the game or the table the call is using"] = function()
+  local g = konane.new()
+  local before = snapshot(g)
+  local function first_move() return g:moves()[1] end
+  expect_error("play: the game is in use", g.search, g,
+    { time = 5, stop = function() g:play(first_move()) end })
+  expect_error("undo: the game is in use", g.search, g,
+    { depth = 3, eval = function() g:undo() return 0 end })
+  expect_error("play: the game is in use", g.search, g,
+    { depth = 3, info = function() g:play(first_move()) end })
+  expect_error("play: the game is in use", g.mcts, g,
+    { time = 5, stop = function() g:play(first_move()) end })
+  local m = midgame()
+  expect_error("undo: the game is in use", m.solve, m,
+    { time = 5, stop = function() m:undo() end })
+  local c = g:clone()
+  expect_error("clone %(into%): the game is in use", g.search, g,
+    { time = 5, stop = function() m:clone(m); c:clone(g) end })
+  assert(snapshot(g) == before)
+  -- a clone, or the position handed to eval, may change
+  local r = g:search { depth = 3, eval = function(t) c:clone():play(first_move()); t:play(t:moves()[1]); return 0 end }
+  assert(is_legal(g, r.move))
+
+  local t = konane.hashtable(1)
+  for _, threads in ipairs { 1, 2 } do
+    expect_error("table:close: the table is in use", g.search, g,
+      { time = 5, threads = threads, table = t, stop = function() t:close() end })
+    expect_error("table:clear: the table is in use", g.search, g,
+      { time = 5, threads = threads, table = t, stop = function() t:clear() end })
+    expect_error("solve: the table is in use", m.solve, m,
+      { time = 5, threads = threads, table = t, stop = function() m:solve { table = t } end })
+    expect_error("search: the table is in use", g.search, g,
+      { time = 5, threads = threads, table = t, stop = function() g:search { depth = 2, table = t } end })
+  end
+  -- the game's own table: another hash_mb from a nested search freed it under the running one
+  expect_error("search %(the game's own table", g.search, g,
+    { time = 5, stop = function() g:search { depth = 2, hash_mb = 1 } end })
+  expect_error("search %(the game's own table", g.search, g,
+    { depth = 3, eval = function() c:search { depth = 1 } return 0 end })
+  -- a nested call with a table of its own is fine, and everything works afterwards
+  local own, n = konane.hashtable(1), 0
+  r = g:search { depth = 4, stop = function() n = n + 1; g:search { depth = 2, table = own } end }
+  assert(is_legal(g, r.move) and n > 0)
+  t:clear()
+  assert(is_legal(g, g:search { depth = 4, table = t, threads = 2 }.move))
+  assert(m:solve { table = t }.win ~= nil)
+  t:close()
+  assert(snapshot(g) == before)
+end
+
 return T
