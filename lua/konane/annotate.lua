@@ -5,12 +5,15 @@
 -- in chess, so + is good for the first player), becomes that move's `[%eval]`: moves of
 -- mobility with two decimals (`[%eval 1.40]`), or a proved result `[%eval #7]` (Black wins in 7
 -- plies) / `[%eval #-6]` (White wins in 6 plies), followed by `[%depth N]` and, for a proved
--- result, the words ("White wins in 6 plies").
+-- result, the words ("White wins in 6 plies"). A win proved by the search's endgame proof mode
+-- (a time-limited search hands positions of up to 34 pieces to the solver first) has no exact
+-- distance: its N is the most the game can last, and the words say "wins in at most N plies".
 --
 -- Marks (NAGs), from the mover's point of view, comparing the position before the move with
 -- the position after it:
 --   ??  the move throws away a proved win (the opponent now has a proved win), or scores at
---       least `blunder` (default 400, four moves of mobility) less than the engine's choice;
+--       least `blunder` (default 400, four moves of mobility) less than the engine's choice
+--       (also a move from an unproved position into one the opponent is proved to win);
 --   ?   it scores at least `mistake` (default 150) less than the engine's choice;
 --   !   the position was a proved win, the move keeps it, and every other legal move gives it
 --       away (each alternative is searched with the same limits and must come out proved lost).
@@ -52,11 +55,17 @@ local function limits(opts)
   return l
 end
 
--- Evaluate the position of 'g' for its side to move: {score, win, plies, depth, move}.
+-- Evaluate the position of 'g' for its side to move: {score, win, plies, depth, move, bound}.
+-- 'bound': the win came from the endgame proof mode (the solver's move alone, scored as the
+-- longest game the pieces allow), so 'plies' is an upper bound, not the distance (annotations
+-- said "Black wins in 15 plies" of a position won in 9). Only a win of more than one ply with a
+-- one-move pv can be one; a search's own proof with a pv cut short reads as a bound too, which
+-- is still true.
 local function evaluate(g, lim)
   if g:over() then return { score = -WIN, win = false, plies = 0, depth = 0 } end
   local r = g:search(lim)
-  return { score = r.score, win = r.win, plies = r.plies, depth = r.depth, move = r.move }
+  return { score = r.score, win = r.win, plies = r.plies, depth = r.depth, move = r.move,
+           bound = r.win == true and #r.pv == 1 and r.plies > 1 and not lim.depth }
 end
 
 local function other(side) return side == "black" and "white" or "black" end
@@ -68,8 +77,8 @@ local function eval_text(e, side)
     local black_wins = (side == "black") == e.win
     return ("#%s%d"):format(black_wins and "" or "-", e.plies),
       e.plies == 0 and ("%s wins: %s has no move"):format(word(black_wins and "black" or "white"), word(side))
-      or ("%s wins in %d pl%s"):format(word(black_wins and "black" or "white"), e.plies,
-        e.plies == 1 and "y" or "ies")
+      or ("%s wins in %s%d pl%s"):format(word(black_wins and "black" or "white"),
+        e.bound and "at most " or "", e.plies, e.plies == 1 and "y" or "ies")
   end
   local v = side == "black" and e.score or -e.score
   return ("%.2f"):format(v / 100), nil
@@ -119,7 +128,9 @@ function M.game(source, opts)
     note.score = black_view
     if before.win == true and after.win == true then
       note.mark = "??"
-    elseif before.win == nil and after.win == nil and before.move and before.move ~= moves[i] then
+    elseif before.win == nil and after.win ~= false and before.move and before.move ~= moves[i] then
+      -- (a move into a position the opponent is proved to win is compared too: when the
+      -- engine's choice is not proved lost, that is a blunder the position before hid)
       -- compare with the engine's choice searched the same way (the same horizon from the same
       -- ply), not with the score of the position before, which is one ply deeper
       pos:play(before.move)

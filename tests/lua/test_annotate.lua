@@ -233,4 +233,78 @@ T["annotate rejects unknown options"] = function()
   assert(not ok and tostring(err):find("'depth'", 1, true))
 end
 
+
+-- The exact distance to the end with best play (shortest win, longest loss), by brute force.
+local function distance(g, memo)
+  local key = g:fen()
+  if memo[key] then return memo[key][1], memo[key][2] end
+  local win, best = false, 0
+  local wbest, lbest = math.huge, -1
+  for _, m in ipairs(g:moves()) do
+    g:play(m)
+    local w, d = distance(g, memo)
+    g:undo()
+    if not w then wbest = math.min(wbest, d + 1) else lbest = math.max(lbest, d + 1) end
+  end
+  if wbest < math.huge then win, best = true, wbest elseif lbest >= 0 then best = lbest end
+  memo[key] = { win, best }
+  return win, best
+end
+
+-- A time-limited search proves small endgames with the solver first (its endgame proof mode),
+-- which scores a win as the longest game the pieces allow: the annotation said "Black wins in 15
+-- plies" of this position (after c1-c3), which Black wins in 9.
+T["a win proved by the endgame proof mode is annotated as a bound, not a distance"] = function()
+  local start = "x5/ox3x/x1xox1/o5/2xo1o/oxo1ox w"
+  local notes = annotate.game({ fen = start, variant = "free", rows = 6, cols = 6,
+                                moves = { "c1-c3" } }, { time = 0.5 })
+  local g = konane.new { fen = start, variant = "free" }
+  g:play("c1-c3")
+  local win, d = distance(g, {})
+  assert(win and d == 9, "the position's exact distance")
+  local n = notes[1]
+  local plies = tonumber(n.eval:match("^#(%d+)$"))
+  assert(plies and plies >= d, "a proved win for Black: " .. n.eval)
+  if plies == d then
+    assert(n.words == "Black wins in 9 plies", n.words)
+  else
+    assert(n.words == ("Black wins in at most %d plies"):format(plies), n.words)
+  end
+  -- a fixed depth never uses the proof mode: its distance is exact
+  notes = annotate.game({ fen = start, variant = "free", rows = 6, cols = 6, moves = { "c1-c3" } },
+    { depth = 12 })
+  assert(notes[1].eval == "#9" and notes[1].words == "Black wins in 9 plies", notes[1].words)
+end
+
+-- A move from a position the search had not proved into one the opponent is proved to win was
+-- never compared with the engine's choice, so it got no mark even when that choice was sound.
+T["a move into a proved loss from an unproved position is marked ?? unless the engine's choice loses too"] = function()
+  local marked, compared = 0, 0
+  local rng = konane.util.rng(5)
+  for _ = 1, 6 do
+    local g = konane.new { rows = 6, cols = 6 }
+    while not g:over() do
+      local ms = g:moves()
+      g:play(ms[rng(#ms)])
+    end
+    local notes = annotate.game(g, { depth = 4 })
+    local pos = notes.positions
+    for i, n in ipairs(notes) do
+      if pos[i - 1].win == nil and pos[i].win == true and n.best and n.best ~= n.move then
+        compared = compared + 1
+        local p = konane.new { rows = 6, cols = 6 }
+        for k = 1, i - 1 do p:play(notes[k].move) end
+        p:play(n.best)
+        local best = p:search { depth = 4 }
+        if best.win ~= true then
+          marked = marked + 1
+          assert(n.mark == "??", ("move %d %s: into a proved loss, the engine's %s is not lost: %s")
+            :format(i, n.move, n.best, tostring(n.mark)))
+        end
+      end
+    end
+  end
+  assert(marked > 0, "no such move in these games: the test proves nothing")
+end
+
 return T
