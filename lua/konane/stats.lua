@@ -7,6 +7,22 @@
 
 local stats = {}
 
+-- Game counts and probabilities come from callers' tables: a negative, fractional or NaN count
+-- gave a number (match(-3, 5): elo -inf; los(-1, 0): nan) instead of an error.
+local function shown(v)
+  if type(v) == "number" then return tostring(v) end
+  if type(v) == "string" then return ("'%s'"):format(#v > 40 and v:sub(1, 40) .. "..." or v):gsub("%c", "?") end
+  return type(v)
+end
+
+-- Raises "WHERE: bad argument #I (NAME: a whole number of games >= 0 expected, got V)".
+local function check_count(v, where, i, name)
+  if type(v) ~= "number" or not (v >= 0 and v < math.huge) or v ~= math.floor(v) then
+    error(("%s: bad argument #%d (%s: a whole number of games >= 0 expected, got %s)")
+      :format(where, i, name, shown(v)), 3)
+  end
+end
+
 -- One Elo point in natural-log odds units: logit(p) = C * elo.
 local C = math.log(10) / 400
 
@@ -20,6 +36,9 @@ end
 
 -- stats.elo(p): the Elo difference whose expected score is 'p' (0 < p < 1); +-inf at 1 and 0.
 function stats.elo(p)
+  if type(p) ~= "number" or not (p >= 0 and p <= 1) then
+    error(("stats.elo: bad argument #1 (a score from 0 to 1 expected, got %s)"):format(shown(p)), 2)
+  end
   if p <= 0 then return -math.huge end
   if p >= 1 then return math.huge end
   return 400 * math.log(p / (1 - p), 10)
@@ -69,6 +88,8 @@ end
 -- scored 'wins' against 'losses' is the stronger one: 1/2 + 1/2 erf((W - L) / sqrt(2 (W + L))).
 -- With no game it is 1/2.
 function stats.los(wins, losses)
+  check_count(wins, "stats.los", 1, "wins")
+  check_count(losses, "stats.los", 2, "losses")
   local n = wins + losses
   if n == 0 then return 0.5 end
   return 0.5 + 0.5 * stats.erf((wins - losses) / math.sqrt(2 * n))
@@ -89,6 +110,8 @@ end
 -- method: sd = 400 / ln 10 / sqrt(N p (1 - p))) and the LOS. The difference is +-inf and the
 -- error nil when one side won every game (the maximum-likelihood estimate does not exist).
 function stats.match(wins, losses)
+  check_count(wins, "stats.match", 1, "wins")
+  check_count(losses, "stats.match", 2, "losses")
   local n = wins + losses
   local r = { games = n, wins = wins, losses = losses, los = stats.los(wins, losses) }
   if n == 0 then
@@ -242,6 +265,22 @@ end
 -- one virtual game split half a win each way (prior = true), the smallest change that makes the
 -- estimate finite; the output says so. Players without games get rating 0 and no error.
 function stats.ratings(n, wins)
+  if math.type(n) ~= "integer" and not (type(n) == "number" and n == math.floor(n)) or not (n >= 0 and n < 1e6) then
+    error(("stats.ratings: bad argument #1 (a number of players from 0 expected, got %s)"):format(shown(n)), 2)
+  end
+  if type(wins) ~= "table" then
+    error(("stats.ratings: bad argument #2 (a win matrix expected, got %s)"):format(shown(wins)), 2)
+  end
+  for i = 1, n do
+    local row = wins[i]
+    if row ~= nil and type(row) ~= "table" then
+      error(("stats.ratings: bad argument #2 (wins[%d]: a table expected, got %s)"):format(i, shown(row)), 2)
+    end
+    for j = 1, n do
+      local v = row and row[j]
+      if v ~= nil then check_count(v, "stats.ratings", 2, ("wins[%d][%d]"):format(i, j)) end
+    end
+  end
   local active = {}
   for i = 1, n do
     local played = false
@@ -293,10 +332,17 @@ end
 -- (the log bounds ln(beta / (1 - alpha)) and ln((1 - beta) / alpha)), llr(wins, losses)
 -- = W ln(p1/p0) + L ln((1-p1)/(1-p0)), and status(wins, losses) -> "H1", "H0" or nil.
 function stats.sprt(o)
-  o = o or {}
+  o = require("konane.util").check_opts(o, { "elo0", "elo1", "alpha", "beta" }, "sprt")
   local t = {
     elo0 = o.elo0 or 0, elo1 = o.elo1 or 10, alpha = o.alpha or 0.05, beta = o.beta or 0.05,
   }
+  for _, k in ipairs { "elo0", "elo1", "alpha", "beta" } do
+    local v = t[k]
+    if type(v) ~= "number" or not (math.abs(v) < 4000) then
+      error(("sprt: %s must be a number%s, got %s"):format(k,
+        k:find("elo") and " from -4000 to 4000" or "", shown(v)), 2)
+    end
+  end
   assert(t.elo1 > t.elo0, "sprt: elo1 must be greater than elo0")
   assert(t.alpha > 0 and t.alpha < 1 and t.beta > 0 and t.beta < 1,
     "sprt: alpha and beta must lie strictly between 0 and 1")
@@ -305,6 +351,8 @@ function stats.sprt(o)
   t.upper = math.log((1 - t.beta) / t.alpha)
   local lw, ll = math.log(t.p1 / t.p0), math.log((1 - t.p1) / (1 - t.p0))
   function t.llr(wins, losses)
+    check_count(wins, "sprt.llr", 1, "wins")
+    check_count(losses, "sprt.llr", 2, "losses")
     return wins * lw + losses * ll
   end
   function t.status(wins, losses)

@@ -118,4 +118,39 @@ return {
     assert(t.status(0, 9) == "H0")  -- -2.9582 <= -2.9444
     assert(t.status(0, 8) == nil)
   end,
+
+  -- Counts come from the caller's tables: a negative, fractional or NaN count gave a number
+  -- (match(-3, 5): Elo -inf, score -1.5; los(-1, 0): nan; llr(-1, 3) a finite LLR; ratings with
+  -- a -1 in the matrix: ratings) instead of an error naming the argument.
+  ["bad counts and scores are errors naming the argument, not numbers"] = function()
+    local function raises(pattern, f, ...)
+      local ok, err = pcall(f, ...)
+      assert(not ok, "no error for " .. pattern)
+      assert(tostring(err):find(pattern, 1, true), tostring(err))
+    end
+    raises("stats.match: bad argument #1 (wins: a whole number of games >= 0 expected, got -3)",
+      stats.match, -3, 5)
+    raises("stats.match: bad argument #2 (losses", stats.match, 3, 0.5)
+    raises("stats.match: bad argument #1 (wins", stats.match, 0 / 0, 1)
+    raises("stats.match: bad argument #1 (wins", stats.match, math.huge, 1)
+    raises("stats.match: bad argument #1 (wins", stats.match, "3", 1)
+    raises("stats.los: bad argument #1 (wins", stats.los, -1, 0)
+    raises("stats.elo: bad argument #1 (a score from 0 to 1 expected, got 1.5)", stats.elo, 1.5)
+    raises("stats.elo: bad argument #1", stats.elo, 0 / 0)
+    raises("stats.ratings: bad argument #2 (wins[2][1]: a whole number of games >= 0 expected, got -1)",
+      stats.ratings, 2, { { 0, 3 }, { -1, 0 } })
+    raises("stats.ratings: bad argument #1", stats.ratings, -1, {})
+    raises("stats.ratings: bad argument #1", stats.ratings, 2.5, {})
+    raises("stats.ratings: bad argument #2 (wins[1]: a table expected", stats.ratings, 2, { 5 })
+    raises("stats.ratings: bad argument #2 (a win matrix expected", stats.ratings, 2)
+    raises("sprt: elo0 must be a number", stats.sprt, { elo0 = 0 / 0 })
+    raises("sprt: elo1 must be a number", stats.sprt, { elo1 = math.huge })
+    raises("sprt: unknown option 'elo'", stats.sprt, { elo = 5 })
+    local t = stats.sprt {}
+    raises("sprt.llr: bad argument #1 (wins", t.llr, -1, 3)
+    raises("sprt.llr: bad argument #2 (losses", t.status, 3, 0 / 0)
+    -- whole numbers as floats are counts too (JSON reads them so)
+    near(stats.match(3.0, 1.0).elo, stats.match(3, 1).elo, 0, "3.0 wins")
+    assert(stats.ratings(2, { { 0, 3.0 }, { 1, 0 } }).elo[1] > 0)
+  end,
 }
