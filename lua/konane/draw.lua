@@ -43,11 +43,21 @@ function M.marked(move)
   return set
 end
 
+-- The first argument of board/status must be a game (a table or number there was "attempt to
+-- index a number value (local 'o')" or "attempt to call a nil value (method 'rows')"), and
+-- their options are checked like the C bindings' (a misspelt option is never ignored).
+local function check_game(game, where)
+  if not pcall(require("konane.core").Game.rows, game) then
+    error(("%s: bad argument #1 (a game expected, got %s)"):format(where, type(game)), 3)
+  end
+end
+
 --- status(game, {color=, info=}) -> one line
 -- Whose turn it is and the phase in words (or who won and why), the last move and who played
 -- it, the ply; 'info' (a string, optional) is appended, e.g. the clocks of a game in progress.
 function M.status(game, o)
-  o = o or {}
+  check_game(game, "draw.status")
+  o = require("konane.util").check_opts(o, { "color", "info" }, "draw.status")
   local parts = {}
   local head
   if game:over() then
@@ -74,7 +84,8 @@ end
 -- out). color: ANSI colours (the caller decides; see use_color); flip: White's side at the
 -- bottom; last = false: the last move is not marked; info: appended to the status line.
 function M.board(game, o)
-  o = o or {}
+  check_game(game, "draw.board")
+  o = require("konane.util").check_opts(o, { "color", "flip", "last", "turn", "info" }, "draw.board")
   local color, flip = o.color and true or false, o.flip and true or false
   local rows, cols = game:rows(), game:cols()
   local marked = o.last ~= false and M.marked(game:last()) or {}

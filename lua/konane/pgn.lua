@@ -668,6 +668,12 @@ end
 -- A konane game set up as the record says (variant, board, start position) with every move of
 -- the record played: the final position of the game. Raises on an illegal move.
 function pgn.replay(record)
+  if type(record) ~= "table" then
+    error(("pgn.replay: bad argument #1 (a record table expected, got %s)"):format(type(record)), 2)
+  end
+  if record.moves ~= nil and type(record.moves) ~= "table" then
+    error(("pgn.replay: bad argument #1 (record.moves: a list expected, got %s)"):format(type(record.moves)), 2)
+  end
   local konane = require("konane")
   local g = konane.new { variant = record.variant, rows = record.rows, cols = record.cols,
                          fen = record.fen }

@@ -59,7 +59,15 @@ function M.rng(seed)
     z = (z ~ (z >> 30)) * 0xBF58476D1CE4E5B9
     z = (z ~ (z >> 27)) * 0x94D049BB133111EB
     z = z ~ (z >> 31)
-    if n then return (z >> 1) % n + 1 end
+    if n then
+      local k = math.tointeger(n)
+      if not k or k < 1 then
+        -- (n = 0 was "attempt to perform 'n%0'", a string or a table an arithmetic error)
+        error(("rng: bad argument #1 (an integer n >= 1 expected, got %s)"):format(
+          type(n) == "number" and tostring(n) or type(n)), 2)
+      end
+      return (z >> 1) % n + 1
+    end
     return (z >> 11) * (1.0 / 9007199254740992.0)
   end
 end
@@ -69,6 +77,11 @@ end
 -- independent seeds from one seed and a number (per game, per opening, per worker) so that
 -- each depends only on its inputs.
 function M.mix(a, b)
+  if math.type(a) ~= "integer" or math.type(b) ~= "integer" then
+    error(("mix: bad argument #%d (an integer expected, got %s)"):format(
+      math.type(a) ~= "integer" and 1 or 2, math.type(a) ~= "integer" and type(a) .. " " .. tostring(a)
+      or type(b) .. " " .. tostring(b)), 2)
+  end
   local z = (a * 0x9E3779B97F4A7C15 + b * 0xBF58476D1CE4E5B9 + 0x94D049BB133111EB)
   z = (z ~ (z >> 30)) * 0xBF58476D1CE4E5B9
   z = (z ~ (z >> 27)) * 0x94D049BB133111EB

@@ -34,4 +34,33 @@ T["core.spawn rejects unknown options before starting anything"] = function()
   assert(err:find("spawn: unknown option 'pgrp' (known: pgroup, stdin, session, stderr, memory, cpu)", 1, true), err)
 end
 
+
+-- The Lua parts of the API named their own internals when given the wrong types (found by a
+-- random-call fuzzer): g:draw(5) "attempt to index a number value (local 'o')", g:draw{colour =
+-- true} ignored the typo, draw.board(5) "attempt to call a nil value (method 'rows')",
+-- pgn.replay(3) "attempt to index a number value (local 'record')", util.rng(1)(0) "attempt to
+-- perform 'n%0'", util.mix(true, 1) an arithmetic error.
+T["draw, pgn.replay and util name the bad argument or option"] = function()
+  local g = konane.new()
+  local cases = {
+    { "draw.board: options must be a table, got number", g.draw, g, 5 },
+    { "draw.board: unknown option 'colour' (known: color, flip, info, last, turn)", g.draw, g, { colour = true } },
+    { "draw.board: bad argument #1 (a game expected, got number)", konane.draw.board, 5 },
+    { "draw.status: bad argument #1 (a game expected, got table)", konane.draw.status, {} },
+    { "draw.status: unknown option 'flip'", konane.draw.status, g, { flip = true } },
+    { "pgn.replay: bad argument #1 (a record table expected, got number)", konane.pgn.replay, 3 },
+    { "pgn.replay: bad argument #1 (record.moves: a list expected, got string)", konane.pgn.replay, { moves = "d5" } },
+    { "rng: bad argument #1 (an integer n >= 1 expected, got 0)", konane.util.rng(1), 0 },
+    { "rng: bad argument #1 (an integer n >= 1 expected, got table)", konane.util.rng(1), {} },
+    { "mix: bad argument #2 (an integer expected, got nil nil)", konane.util.mix, 1 },
+  }
+  for _, c in ipairs(cases) do
+    local err = expect_error(table.unpack(c, 2))
+    assert(err:find(c[1], 1, true), err)
+  end
+  -- the good forms are unchanged
+  assert(#g:draw { color = true, flip = true, last = false, turn = false, info = "x" } > 0)
+  assert(konane.util.rng(1)(3.0) >= 1 and konane.draw.status(g, { color = false, info = "i" }):find("i", 1, true))
+end
+
 return T
