@@ -452,34 +452,43 @@ static int l_own_table(lua_State *L) {
   return 0;
 }
 
-/* The clock options: game_time (seconds left) and increment. */
+/* The clock options: game_time (seconds left), increment and overhead
+** (seconds a move costs the clock outside the search). */
 static void opt_clock(lua_State *L, int idx, kn_search_opts *o,
                       const kn_pos *p) {
   double left = lk_opt_number(L, idx, "game_time", 0, 1e9, -1);
   double inc = lk_opt_number(L, idx, "increment", 0, 1e9, 0);
+  double overhead = lk_opt_number(L, idx, "overhead", 0, 1e9, 0);
   double soft, hard;
   if (left < 0) {
-    if (lk_opt_get(L, idx, "increment") != LUA_TNIL)
-      luaL_argerror(L, idx, "option 'increment' needs 'game_time'");
-    lua_pop(L, 1);
+    static const char *const need[] = {"increment", "overhead"};
+    int i;
+    for (i = 0; i < 2; i++) {
+      if (lk_opt_get(L, idx, need[i]) != LUA_TNIL)
+        luaL_argerror(L, idx,
+                      lua_pushfstring(L, "option '%s' needs 'game_time'",
+                                      need[i]));
+      lua_pop(L, 1);
+    }
     return;
   }
-  kn_search_budget(left, inc, kn_bits_count(&p->occ), &soft, &hard);
+  kn_search_budget(left, inc, kn_bits_count(&p->occ), overhead, &soft,
+                   &hard);
   o->soft_time = soft;
   if (o->lim.time <= 0 || hard < o->lim.time) o->lim.time = hard;
   if (o->soft_time > o->lim.time) o->soft_time = o->lim.time;
 }
 
 /*
-** g:search{depth=, time=, nodes=, game_time=, increment=, threads=,
-**          hash_mb=, table=, eval=, weights=, info=, experiment=}
+** g:search{depth=, time=, nodes=, game_time=, increment=, overhead=,
+**          threads=, hash_mb=, table=, eval=, weights=, info=, experiment=}
 ** -> {move=, score=, depth=, nodes=, nps=, time=, pv={...}[, win=, plies=]}
 */
 static int l_search(lua_State *L) {
   static const char *const names[] = {
-      "depth", "time",    "nodes", "game_time", "increment", "threads",
-      "hash_mb", "table", "eval",  "weights",   "info",      "experiment",
-      "stop",    NULL};
+      "depth", "time",    "nodes", "game_time", "increment", "overhead",
+      "threads", "hash_mb", "table", "eval",    "weights",   "info",
+      "experiment", "stop", NULL};
   kn_game *g = check_game(L, 1);
   kn_search_opts o;
   kn_search_result r;

@@ -989,8 +989,8 @@ static int prove_root(const kn_board *b, const kn_pos *root, int pieces,
   return 1;
 }
 
-void kn_search_budget(double left, double inc, int pieces, double *soft,
-                      double *hard) {
+void kn_search_budget(double left, double inc, int pieces, double overhead,
+                      double *soft, double *hard) {
   /* Moves still to play by one side: a game rarely lasts longer than a
   ** third of the pieces' count in plies per side, and the last moves are
   ** proved fast; at least 8 keeps a reserve. */
@@ -1001,14 +1001,20 @@ void kn_search_budget(double left, double inc, int pieces, double *soft,
   ** BUDGET_RESERVE + 3 increments, or 90% of a smaller clock. Below that
   ** level only part of the increment is spent, so the clock climbs back
   ** above it instead of settling a few ms above zero. */
-  double rb, reserve, usable, incp, s, h;
+  /* A measured overhead above the 2 ms is kept back for every move this
+  ** side could still make (at most one a piece of the opponent's: about
+  ** half the pieces, not the likely count 'togo', since running short
+  ** here loses on time whatever the search does), and comes off the
+  ** increment before any of it is spent. */
+  double rb, reserve, usable, incp, s, h, extra;
   if (left < 0) left = 0;
   if (inc < 0) inc = 0;
+  extra = overhead > BUDGET_OVERHEAD ? overhead - BUDGET_OVERHEAD : 0;
   rb = BUDGET_RESERVE + 3 * inc;
   reserve = left * 0.9 < rb ? left * 0.9 : rb;
-  usable = left - reserve - BUDGET_OVERHEAD * togo;
+  usable = left - reserve - BUDGET_OVERHEAD * togo - extra * pieces / 2.0;
   if (usable < 0) usable = 0;
-  incp = inc * 0.8 * (left < rb ? left / rb : 1);
+  incp = (inc > extra ? inc - extra : 0) * 0.8 * (left < rb ? left / rb : 1);
   s = usable / togo + incp;
   h = usable * 0.3 + incp;
   if (h > s * 4) h = s * 4;

@@ -131,9 +131,12 @@ void kn_search_opts_default(kn_search_opts *o);
 ** clock: a reserve stays for the moves to come, for the answer's way out
 ** and for the machine's stalls: 0.1 s + 3 increments, or 90% of a
 ** smaller clock, below which only part of the increment is spent).
+** 'overhead' is what each move costs the clock outside the search (the
+** answer's way to the referee and back, as measured by the caller); at
+** least 2 ms are counted for each move still to play.
 */
-void kn_search_budget(double left, double inc, int pieces, double *soft,
-                      double *hard);
+void kn_search_budget(double left, double inc, int pieces, double overhead,
+                      double *soft, double *hard);
 
 /*
 ** Searches 'root' under the options 'o' using the table 'tt' (kept

@@ -478,13 +478,13 @@ static void clock_budget_is_safe(void **state) {
     for (j = 0; j < 3; j++)
       for (pieces = 2; pieces <= 64; pieces += 31) {
         double soft, hard;
-        kn_search_budget(lefts[i], incs[j], pieces, &soft, &hard);
+        kn_search_budget(lefts[i], incs[j], pieces, 0, &soft, &hard);
         assert_true(soft > 0 && soft <= hard);
         if (lefts[i] > 0.01)
           assert_true(hard <= lefts[i] * 0.4 + incs[j]);
         if (j > 0) {
           double s0, h0;
-          kn_search_budget(lefts[i], 0, pieces, &s0, &h0);
+          kn_search_budget(lefts[i], 0, pieces, 0, &s0, &h0);
           assert_true(soft >= s0);
         }
       }
@@ -520,7 +520,7 @@ static void clock_budget_keeps_a_reserve(void **state) {
     int pieces = 62;
     for (mv = 1; mv <= 40; mv++) {
       double soft, hard, stall;
-      kn_search_budget(left, inc, pieces, &soft, &hard);
+      kn_search_budget(left, inc, pieces, 0, &soft, &hard);
       stall = (inc > 0 ? mv % 8 == 0 : mv == 16) ? 0.06 : 0;
       left -= hard + 0.002 + stall;
       assert_true(left > 0);
@@ -532,6 +532,35 @@ static void clock_budget_keeps_a_reserve(void **state) {
     if (inc > 0) assert_true(lowest >= 0.04);
     if (clocks[c][0] >= 2) assert_true(spent >= 0.85 * (clocks[c][0] + 24 * inc));
   }
+}
+
+/* A clock that loses 'cost' a move outside the search (a starved
+** machine: the runner's round trip 10-40 ms beyond the engine's own time,
+** as measured over UGI) lasts a whole game (a move of each side takes two
+** pieces; a stall of 60 ms at move 16) when the plan is told that cost,
+** wherever the clock and increments cover it; counting the default 2 ms
+** instead it runs out. The default overhead plans as before. */
+static void clock_budget_counts_the_overhead(void **state) {
+  static const double clocks[][3] = {
+      {1, 0, 0.02},  {0.5, 0.02, 0.025}, {2, 0, 0.04},   {1, 0.01, 0.02},
+      {10, 0, 0.02}, {0.5, 0, 0.01},     {0.2, 0.01, 0.012}};
+  int c, pass;
+  (void)state;
+  for (c = 0; c < 7; c++)
+    for (pass = 0; pass < 2; pass++) {
+      double left = clocks[c][0], inc = clocks[c][1], cost = clocks[c][2];
+      int pieces, mv = 0, out = 0;
+      for (pieces = 62; pieces > 2; pieces -= 2) {
+        double soft, hard, s0, h0;
+        kn_search_budget(left, inc, pieces, pass ? cost : 0, &soft, &hard);
+        kn_search_budget(left, inc, pieces, 0.002, &s0, &h0);
+        if (!pass) assert_true(soft == s0 && hard == h0);
+        left -= hard + cost + (++mv == 16 ? 0.06 : 0);
+        if (left <= 0) out = 1;
+        left += inc;
+      }
+      assert_int_equal(out, !pass);
+    }
 }
 
 /* Endgame proof mode: a node-limited search of a small enough root is
@@ -704,6 +733,7 @@ int main(void) {
       cmocka_unit_test(helpers_search_during_the_proof_mode),
       cmocka_unit_test(clock_budget_is_safe),
       cmocka_unit_test(clock_budget_keeps_a_reserve),
+      cmocka_unit_test(clock_budget_counts_the_overhead),
       cmocka_unit_test(proved_scores_count_plies),
       cmocka_unit_test(every_table_size_gives_the_same_proved_result),
       cmocka_unit_test(fixed_depth_and_nodes_are_deterministic),

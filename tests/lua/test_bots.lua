@@ -547,6 +547,54 @@ T["the alphabeta bot keeps back three times how late its answers were, down to 0
   assert(ok, err)
 end
 
+T["with a game clock the alphabeta bot measures what a move costs beyond its own time and plans with it"] = function()
+  -- a fake clock: each move seems to take 30 ms of the bot's wall time; the referee's clock
+  -- takes 'cost' more (the way there and back)
+  local ab = require("konane.bots.alphabeta")
+  local real_clock = ab.clock
+  local now = 0
+  ab.clock = function() now = now + 0.03; return now end
+  local ok, err = pcall(function()
+    local b = konane.bot("alphabeta")
+    local g = konane.new {}
+    local seen = {}
+    local proxy = setmetatable({}, { __index = function(_, k)
+      if k == "search" then
+        return function(_, o) seen[#seen + 1] = o; return g:search { depth = 1 } end
+      end
+      local f = g[k]
+      if type(f) ~= "function" then return f end
+      return function(_, ...) return f(g, ...) end
+    end })
+    local left, inc = 1, 0.01
+    local function move(cost)
+      b:choose(proxy, { game_time = left, increment = inc, time = math.huge })
+      left = left - 0.03 - cost + inc
+      g:play(g:moves()[1])
+      g:play(g:moves()[1])
+    end
+    local function over(i) return seen[i].overhead end
+    move(0.02)
+    assert(over(1) == nil, "nothing measured before the first move")
+    move(0.02)
+    assert(math.abs(over(2) - 0.02) < 1e-9, over(2))
+    for _ = 1, 4 do move(0.06) end
+    assert(over(6) > 0.04 and over(6) < 0.06, over(6)) -- averaged towards the new cost
+    for _ = 1, 12 do move(0) end
+    assert(over(#seen) < 0.002, over(#seen))
+    -- an undo in between (not the bot's next move): not measured
+    local before = over(#seen)
+    g:undo()
+    b:choose(proxy, { game_time = left - 5, increment = inc, time = math.huge })
+    assert(over(#seen) == before)
+    -- the search's option needs a game clock
+    local ok2, e2 = pcall(g.search, g, { depth = 1, overhead = 0.01 })
+    assert(not ok2 and e2:find("option 'overhead' needs 'game_time'", 1, true), e2)
+  end)
+  ab.clock = real_clock
+  assert(ok, err)
+end
+
 T["an opening is played first and recorded, and an illegal one raises"] = function()
   local rec = konane.play("greedy", "greedy", { opening = "1. d5 e5 2. b5-d5", seed = 1 })
   assert(rec.moves[1] == "d5" and rec.moves[2] == "e5" and rec.moves[3] == "b5-d5")

@@ -43,6 +43,13 @@ M.SHARE = 0.95
 M.DECAY = 0.9
 M.KEEP = 3
 M.FLOOR = 0.7
+-- With a game clock the cost of a move outside the search is measured too: from one move to
+-- the bot's next (two plies later) the clock lost its time left then plus the increment minus
+-- its time left now, of which the bot itself spent its wall time; the rest (the way to the
+-- referee and back: 2 ms on a quiet machine, 5-25 ms a move over UGI on a starved one, where
+-- the 2 ms the engine counts let 12x12 and 16x16 games at 1 s + 0 run out) is averaged
+-- (M.OVER_WEIGHT for the newest) and given to the search as its 'overhead'.
+M.OVER_WEIGHT = 0.25
 M.cpu = os.clock
 do
   local ok, konane = pcall(require, "konane")
@@ -150,7 +157,8 @@ function M.new(opts)
   end
   local weights = weights_of(opts)
   -- late: the lateness memory (seconds), nil until a timed answer was measured
-  local self = { name = "alphabeta", opts = opts, late = nil }
+  -- over: the clock's measured overhead a move (seconds); prev: the last clocked move
+  local self = { name = "alphabeta", opts = opts, late = nil, over = nil, prev = nil }
 
   -- The transposition table, made now (mapping fresh memory can take a tenth of a second on a
   -- loaded machine: better before the clock runs than during a move) and kept for every move.
@@ -177,13 +185,28 @@ function M.new(opts)
       local cap = math.max(limit - 0.005 - M.KEEP * held, limit * M.FLOOR - 0.005, 0.001)
       if cap < time then time = cap end
     end
-    local t0, c0 = limit and M.clock(), limit and M.cpu()
+    local clocked = game_time and M.clock and true
+    if clocked and self.prev and game:ply() == self.prev.ply + 2 then
+      local p = self.prev
+      local cost = p.left + p.inc - game_time - p.wall
+      if cost == cost then -- NaN: ignored
+        cost = math.min(math.max(cost, 0), 1)
+        self.over = self.over and self.over + M.OVER_WEIGHT * (cost - self.over) or cost
+      end
+    end
+    local t0, c0 = (limit or clocked) and M.clock(), limit and M.cpu()
     local r = game:search { depth = depth, time = time, nodes = nodes, table = table_,
                             game_time = game_time and math.max(game_time - 0.005, 0),
                             increment = game_time and clock.increment or nil,
+                            overhead = game_time and self.over or nil,
                             threads = opts.threads, experiment = opts.experiment,
                             eval = opts.eval, weights = weights, info = clock.info,
                             stop = clock.stop }
+    if clocked then
+      local inc = tonumber(clock.increment) or 0
+      self.prev = { ply = game:ply(), left = game_time, inc = inc == inc and inc or 0,
+                    wall = M.clock() - t0 }
+    end
     if limit then
       local wall = M.clock() - t0
       -- less than one core's worth of CPU (with helper threads too: a helper that waits, or the
