@@ -38,11 +38,19 @@ local function check(opts)
         .. "or progress)"):format(tostring(k)), 3)
     end
   end
-  if opts.time ~= nil and (type(opts.time) ~= "number" or opts.time <= 0) then
+  if opts.time ~= nil and (type(opts.time) ~= "number" or not (opts.time > 0 and opts.time <= 1e9)) then
     error("bad option 'time' to 'annotate' (a positive number of seconds expected)", 3)
   end
   if opts.depth ~= nil and (math.type(opts.depth) ~= "integer" or opts.depth < 1) then
     error("bad option 'depth' to 'annotate' (a positive integer expected)", 3)
+  end
+  -- a margin that is NaN (every comparison false: no move ever marked) or not a number
+  for _, k in ipairs { "mistake", "blunder" } do
+    local v = opts[k]
+    if v ~= nil and (type(v) ~= "number" or not (v >= 0 and v < math.huge)) then
+      error(("bad option '%s' to 'annotate' (a score margin >= 0 expected, got %s)"):format(k,
+        type(v) == "number" and tostring(v) or type(v)), 3)
+    end
   end
   return opts
 end

@@ -263,35 +263,33 @@ end
 -- over the players that played. When the estimate does not exist (a player won or lost every
 -- game, or the players split into groups that never beat each other) every pair that met gets
 -- one virtual game split half a win each way (prior = true), the smallest change that makes the
--- estimate finite; the output says so. Players without games get rating 0 and no error.
+-- estimate finite; the output says so. When groups are left that never met at all, every pair
+-- gets one more such game, met or not. Players without games get rating 0 and no error.
 function stats.ratings(n, wins)
-  if math.type(n) ~= "integer" and not (type(n) == "number" and n == math.floor(n)) or not (n >= 0 and n < 1e6) then
-    error(("stats.ratings: bad argument #1 (a number of players from 0 expected, got %s)"):format(shown(n)), 2)
+  if math.type(n) ~= "integer" and not (type(n) == "number" and n == math.floor(n)) or not (n >= 0 and n <= 1e6) then
+    error(("stats.ratings: bad argument #1 (a number of players from 0 to 10^6 expected, got %s)"):format(shown(n)), 2)
   end
   if type(wins) ~= "table" then
     error(("stats.ratings: bad argument #2 (a win matrix expected, got %s)"):format(shown(wins)), 2)
   end
+  -- the entries given, not n x n (the n x n scan took minutes for n = 10^5 and forever for a
+  -- huge n: a player count of 2^53 hung the caller)
+  local played = {}
   for i = 1, n do
     local row = wins[i]
     if row ~= nil and type(row) ~= "table" then
       error(("stats.ratings: bad argument #2 (wins[%d]: a table expected, got %s)"):format(i, shown(row)), 2)
     end
-    for j = 1, n do
-      local v = row and row[j]
-      if v ~= nil then check_count(v, "stats.ratings", 2, ("wins[%d][%d]"):format(i, j)) end
+    for j, v in pairs(row or {}) do
+      if math.type(j) == "integer" and j >= 1 and j <= n then
+        check_count(v, "stats.ratings", 2, ("wins[%d][%d]"):format(i, j))
+        if j ~= i and v > 0 then played[i], played[j] = true, true end
+      end
     end
   end
   local active = {}
   for i = 1, n do
-    local played = false
-    for j = 1, n do
-      if j ~= i and (((wins[i] or {})[j] or 0) + ((wins[j] or {})[i] or 0)) > 0 then
-        played = true
-      end
-    end
-    if played then
-      active[#active + 1] = i
-    end
+    if played[i] then active[#active + 1] = i end
   end
   local out = { elo = {}, error = {}, prior = false }
   for i = 1, n do out.elo[i] = 0 end

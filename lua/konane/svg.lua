@@ -143,7 +143,8 @@ local function check_options(opts)
       error(("bad option '%s' to 'svg' (%s expected, got %s)"):format(k, want, type(v)), 3)
     end
   end
-  if opts.size and (opts.size < 16 or opts.size > 10000) then
+  -- (NaN failed both comparisons: g:svg{size = 0/0} made width="-nan", an SVG no viewer shows)
+  if opts.size and not (opts.size >= 16 and opts.size <= 10000) then
     error(("bad option 'size' to 'svg' (%s is out of range 16..10000)"):format(opts.size), 3)
   end
   if opts.id and not opts.id:match("^[%a][%w_-]*$") then

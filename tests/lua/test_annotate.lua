@@ -231,6 +231,14 @@ T["annotate rejects unknown options"] = function()
   assert(not ok and tostring(err):find("bad option 'dpth'", 1, true), tostring(err))
   ok, err = pcall(annotate.game, konane.new(), { depth = 0 })
   assert(not ok and tostring(err):find("'depth'", 1, true))
+  -- margins and times that are NaN, infinite or not numbers: a NaN margin marked no move at all
+  -- (every comparison false), a string one raised "attempt to compare number with string"
+  for _, bad in ipairs { { mistake = 0 / 0 }, { blunder = "x" }, { blunder = -1 }, { mistake = math.huge },
+                         { time = 0 / 0 }, { time = math.huge } } do
+    local k = next(bad)
+    ok, err = pcall(annotate.game, konane.new(), bad)
+    assert(not ok and tostring(err):find("bad option '" .. k .. "' to 'annotate'", 1, true), tostring(err))
+  end
 end
 
 

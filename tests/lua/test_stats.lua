@@ -141,6 +141,11 @@ return {
       stats.ratings, 2, { { 0, 3 }, { -1, 0 } })
     raises("stats.ratings: bad argument #1", stats.ratings, -1, {})
     raises("stats.ratings: bad argument #1", stats.ratings, 2.5, {})
+    raises("stats.ratings: bad argument #1", stats.ratings, 2 ^ 53, {}) -- a loop without end before
+    -- a sparse matrix of many players is quick: only the entries given are looked at
+    local t0 = os.clock()
+    local big = stats.ratings(100000, { [7] = { [99999] = 2 }, [99999] = { [7] = 1 } })
+    assert(os.clock() - t0 < 2 and big.elo[7] > 0 and big.elo[99999] < 0 and big.elo[1] == 0)
     raises("stats.ratings: bad argument #2 (wins[1]: a table expected", stats.ratings, 2, { 5 })
     raises("stats.ratings: bad argument #2 (a win matrix expected", stats.ratings, 2)
     raises("sprt: elo0 must be a number", stats.sprt, { elo0 = 0 / 0 })
