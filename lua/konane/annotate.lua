@@ -101,6 +101,11 @@ end
 -- plus notes.positions (the evaluations, index 0 = start, from the side to move's view).
 function M.game(source, opts)
   opts = check(opts)
+  if not (type(source) == "table" and type(source.moves) == "table")
+     and not pcall(require("konane.core").Game.history, source) then
+    error(("bad argument #1 to 'annotate' (a game or a record with moves expected, got %s)")
+      :format(type(source)), 2)
+  end
   local konane = require "konane"
   local moves, g
   if type(source) == "table" and source.moves then
@@ -175,7 +180,17 @@ end
 
 --- apply(record, notes) -> record: a copy of the PGN record with the marks on its moves (as
 -- "f5-d5?") and the evaluation comments after them, ready for konane.pgn.write.
+-- (a wrong type there, or in text() and html(), was "attempt to index a number value")
+local function need_list(v, what, where)
+  if type(v) ~= "table" then
+    error(("bad argument to '%s' (%s expected, got %s)"):format(where, what, type(v)), 3)
+  end
+end
+
 function M.apply(record, notes)
+  need_list(record, "a PGN record", "annotate.apply")
+  need_list(record.moves, "a record with moves", "annotate.apply")
+  need_list(notes, "the notes of annotate.game", "annotate.apply")
   local out = {}
   for k, v in pairs(record) do out[k] = v end
   out.moves, out.comments = {}, {}
@@ -197,6 +212,8 @@ end
 --- text(notes, start_side) -> string: the moves numbered, with marks and evaluations, as the
 -- REPL's annotate() prints them ("1. d5 (0.12) e5 (0.10) 2. f5-d5?? (#-5) ...").
 function M.text(notes, start_side)
+  need_list(notes, "the notes of annotate.game", "annotate.text")
+  for _, note in ipairs(notes) do need_list(note, "the notes of annotate.game", "annotate.text") end
   local out = {}
   for i, note in ipairs(notes) do
     local k = start_side == "white" and i + 1 or i
@@ -243,6 +260,12 @@ end
 -- each move's mark and evaluation, and the evaluation graph under the board.
 -- 'games' is a list of {record=, notes=}.
 function M.html(games)
+  need_list(games, "a list of {record=, notes=}", "annotate.html")
+  for _, item in ipairs(games) do
+    need_list(item, "a list of {record=, notes=}", "annotate.html")
+    need_list(item.record, "a list of {record=, notes=}", "annotate.html")
+    need_list(item.notes, "a list of {record=, notes=}", "annotate.html")
+  end
   local viewer = require "konane.report.viewer"
   local esc = require("konane.svg").escape
   local data = viewer.new_data()

@@ -136,6 +136,9 @@ end
 
 --- The winner of value 'v' when 'turn' ("black" or "white") moves first.
 function M.winner(v, turn)
+  if not M.is_value(v) then
+    error(("bad argument #1 to 'winner' (a value expected, got %s)"):format(type(v)), 2)
+  end
   if turn ~= "black" and turn ~= "white" then
     -- an unknown side would otherwise read as White moving first: a silent wrong answer
     error(("bad argument #2 to 'winner' ('black' or 'white' expected, got %s)")

@@ -547,6 +547,9 @@ function pgn.read(text, opts)
   if type(text) ~= "string" then
     error("bad argument #1 to 'read' (string expected, got " .. type(text) .. ")", 2)
   end
+  if opts ~= nil and type(opts) ~= "table" then
+    error("bad argument #2 to 'read' (options table expected, got " .. type(opts) .. ")", 2)
+  end
   opts = opts or {}
   local konane = opts.check ~= false and load_konane() or nil
   local records = {}

@@ -266,6 +266,11 @@ end
 --   flip, size, coords, status (booleans; coords and status default true), id (prefix of the
 --   document's ids), title; template (true: emit every square's elements, see the file header).
 function M.document(spec)
+  if type(spec) ~= "table" or math.type(spec.rows) ~= "integer" or math.type(spec.cols) ~= "integer"
+     or type(spec.at) ~= "function" then
+    error(("bad argument #1 to 'svg.document' (a spec with rows, cols and at expected, got %s)")
+      :format(type(spec)), 2)
+  end
   local rows, cols, id = spec.rows, spec.cols, spec.id or "kn"
   local g = M.geometry(rows, cols, spec.flip, spec.status)
   local template = spec.template
@@ -407,6 +412,9 @@ end
 
 --- game_spec(game, opts) -> spec: what document() needs to draw 'game' with g:svg's options.
 function M.game_spec(game, opts)
+  if not pcall(require("konane.core").Game.rows, game) then
+    error(("bad argument #1 to 'svg' (a game expected, got %s)"):format(type(game)), 3)
+  end
   opts = check_options(opts)
   local rows, cols = game:rows(), game:cols()
   local last = opts.last

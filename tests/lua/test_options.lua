@@ -53,6 +53,15 @@ T["draw, pgn.replay and util name the bad argument or option"] = function()
     { "rng: bad argument #1 (an integer n >= 1 expected, got 0)", konane.util.rng(1), 0 },
     { "rng: bad argument #1 (an integer n >= 1 expected, got table)", konane.util.rng(1), {} },
     { "mix: bad argument #2 (an integer expected, got nil nil)", konane.util.mix, 1 },
+    -- the same for annotate, svg, pgn.read and cgt.winner ("attempt to index a number value")
+    { "bad argument #1 to 'annotate' (a game or a record with moves expected, got number)", konane.annotate.game, 5 },
+    { "bad argument to 'annotate.apply' (a record with moves expected, got number)", konane.annotate.apply, { moves = 1 }, {} },
+    { "bad argument to 'annotate.text' (the notes of annotate.game expected, got nil)", konane.annotate.text },
+    { "bad argument to 'annotate.html' (a list of {record=, notes=} expected, got number)", konane.annotate.html, 5 },
+    { "bad argument #1 to 'svg.document' (a spec with rows, cols and at expected, got table)", konane.svg.document, { rows = 2 } },
+    { "bad argument #1 to 'svg' (a game expected, got number)", core.Game.svg, 5 },
+    { "bad argument #2 to 'read' (options table expected, got boolean)", konane.pgn.read, "1. d5 *", true },
+    { "bad argument #1 to 'winner' (a value expected, got number)", konane.cgt.winner, 3, "black" },
   }
   for _, c in ipairs(cases) do
     local err = expect_error(table.unpack(c, 2))
