@@ -53,20 +53,21 @@ void lk_stop_option(lua_State *L, int idx, lk_stop_ctx *s) {
 
 /* Calls the stop function (at most once a millisecond): 1 to stop. */
 static int stop_ask(lk_stop_ctx *s) {
-  double now = lk_now();
+  double now;
+  if (s->fn_failed) return 1; /* its error is kept: never called again */
+  now = lk_now();
   if (now < s->next_ask) return 0;
   s->next_ask = now + 0.001;
   if (!lua_checkstack(s->L, 4)) return 0;
   lua_pushvalue(s->L, s->fn);
   if (lua_pcall(s->L, 0, 1, 0) != LUA_OK) {
-    const char *m = lua_tostring(s->L, -1);
-    snprintf(s->why, sizeof s->why, "%s", m ? m : "error in the stop function");
+    s->err_ref = luaL_ref(s->L, LUA_REGISTRYINDEX); /* pops it */
     s->fn_failed = 1;
-  } else if (lua_toboolean(s->L, -1)) {
-    s->asked = 1;
+    return 1;
   }
+  if (lua_toboolean(s->L, -1)) s->asked = 1;
   lua_pop(s->L, 1);
-  return s->asked || s->fn_failed;
+  return s->asked;
 }
 
 int lk_stop(void *ud) {
@@ -87,7 +88,11 @@ int lk_stop_raise(lua_State *L, const lk_stop_ctx *s) {
     if (s->flag) *s->flag = 0;
     return luaL_error(L, "interrupted!");
   }
-  if (s->fn_failed) return luaL_error(L, "%s", s->why);
+  if (s->fn_failed) {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, s->err_ref);
+    luaL_unref(L, LUA_REGISTRYINDEX, s->err_ref);
+    return lua_error(L);
+  }
   return luaL_error(L, "time limit exceeded");
 }
 

@@ -101,9 +101,12 @@ typedef struct lk_stop_ctx {
   lua_State *L;
   int fn;
   int asked;       /* the stop function said stop: a normal result follows */
-  int fn_failed;   /* the stop function raised; its message is in 'why' */
+  int fn_failed;   /* the stop function raised; its error object is in the
+                   ** registry at 'err_ref' (raised again as it was, like an
+                   ** eval's: a copy of its text lost a table's fields, cut
+                   ** long messages at 255 bytes and added a second position) */
+  int err_ref;
   double next_ask; /* lk_now() time of the next call to it */
-  char why[256];
 } lk_stop_ctx;
 
 void lk_stop_init(lua_State *L, lk_stop_ctx *s);

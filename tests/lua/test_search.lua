@@ -628,4 +628,21 @@ T["a stop, eval or info function may not change the game or the table the call i
   assert(snapshot(g) == before)
 end
 
+
+-- A stop function that raised came back as a copy of its message: cut at 255 bytes, a second
+-- position put in front ("x.lua:9: x.lua:9: ..."), and an error table lost ("error in the stop
+-- function"). It is now raised again as it was, like an eval's or an info's.
+T["a stop function's error comes back as it was raised"] = function()
+  local g = konane.new()
+  local obj = setmetatable({ code = 7 }, { __tostring = function() return "obj" end })
+  for _, call in ipairs { "search", "solve", "mcts" } do
+    local ok, err = pcall(g[call], g, { time = 5, stop = function() error(obj) end })
+    assert(not ok and err == obj, call .. ": " .. tostring(err))
+    local long = string.rep("x", 1000)
+    ok, err = pcall(g[call], g, { time = 5, stop = function() error(long, 0) end })
+    assert(not ok and err == long, call .. ": " .. #tostring(err) .. " bytes")
+  end
+  assert(is_legal(g, g:search { depth = 3 }.move))
+end
+
 return T
