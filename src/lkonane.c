@@ -109,10 +109,25 @@ static void push_move_cached(lua_State *L, int cache, const kn_board *b,
   lua_rawset(L, cache);
 }
 
+static const char *shown_text(const char *s, size_t len, char buf[48]);
+
+/* A side argument: "black" or "white" (luaL_checkoption echoed the whole
+** bad string: g:count(a 1 MB string) raised a 1 MB message, escape
+** sequences included). */
 static int side_arg(lua_State *L, int idx, int def) {
-  static const char *const names[] = {"black", "white", NULL};
+  char shown[48];
+  size_t len;
+  const char *s;
   if (lua_isnoneornil(L, idx)) return def;
-  return luaL_checkoption(L, idx, NULL, names);
+  if (lua_type(L, idx) == LUA_TSTRING) {
+    s = lua_tolstring(L, idx, &len);
+    if (len == 5 && strcmp(s, "black") == 0) return KN_BLACK;
+    if (len == 5 && strcmp(s, "white") == 0) return KN_WHITE;
+    return luaL_argerror(L, idx, lua_pushfstring(L, "'black' or 'white' expected, got '%s'",
+                                                 shown_text(s, len, shown)));
+  }
+  return luaL_argerror(L, idx, lua_pushfstring(L, "'black' or 'white' expected, got %s",
+                                               luaL_typename(L, idx)));
 }
 
 /*
@@ -143,11 +158,40 @@ static void read_squares(lua_State *L, int idx, const kn_board *b,
   }
 }
 
-/* User text as echoed in messages: at most 40 bytes, then "...". */
+/* User text as echoed in messages: at most 40 bytes, then "...", a
+** control byte (an escape sequence, a NUL) shown as '?' so that a message
+** printed on a terminal never carries one. */
+/* A message part without control bytes: each written as \xNN (as
+** konane.util.printable does), into 'out' of 'size' bytes. */
+static const char *printable(const char *s, char *out, size_t size) {
+  size_t o = 0;
+  for (; *s && o + 5 < size; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c < 0x20 || c == 0x7f) o += (size_t)snprintf(out + o, size - o, "\\x%02x", c);
+    else out[o++] = (char)c;
+  }
+  out[o] = 0;
+  return out;
+}
+
+/* User text as echoed in messages: at most 40 characters, then "...", a
+** control byte (an escape sequence, a NUL) shown as \xNN so that a
+** message printed on a terminal never carries one. */
 static const char *shown_text(const char *s, size_t len, char buf[48]) {
-  if (len <= 40) return s;
-  memcpy(buf, s, 40);
-  memcpy(buf + 40, "...", 4);
+  size_t i = 0, o = 0;
+  while (i < len && o < 40) {
+    unsigned char c = (unsigned char)s[i];
+    if (c < 0x20 || c == 0x7f) {
+      if (o + 4 > 40) break;
+      snprintf(buf + o, 5, "\\x%02x", c);
+      o += 4;
+    } else {
+      buf[o++] = (char)c;
+    }
+    i++;
+  }
+  if (i < len) memcpy(buf + o, "...", 4);
+  else buf[o] = 0;
   return buf;
 }
 
@@ -164,7 +208,7 @@ static int l_new(lua_State *L) {
                                       "first", "second", "variant", NULL};
   kn_board b;
   kn_pos p;
-  char err[256], shown[48];
+  char err[256], shown[48], clean[1100];
   luaL_checktype(L, 1, LUA_TTABLE);
   lk_opts_check(L, 1, names, "new");
   lua_settop(L, 1);
@@ -178,7 +222,7 @@ static int l_new(lua_State *L) {
                         (int)strlen(fen) + 1);
     if (kn_pos_parse(fen, &b, &p, err, sizeof err) != 0)
       return luaL_error(L, "bad position text '%s': %s",
-                        shown_text(fen, len, shown), err);
+                        shown_text(fen, len, shown), printable(err, clean, sizeof clean));
   } else {
     lua_Integer rows, cols;
     lua_getfield(L, 1, "rows");
@@ -275,7 +319,7 @@ static int l_moves(lua_State *L) {
 
 /* Parse and check move argument 'idx'; on failure push nil and reason. */
 static int parse_legal(lua_State *L, kn_game *g, int idx, kn_move *out) {
-  char err[256], shown[48];
+  char err[256], shown[48], clean[1100];
   size_t len;
   const char *s = luaL_checklstring(L, idx, &len);
   int n;
@@ -308,7 +352,8 @@ static int parse_legal(lua_State *L, kn_game *g, int idx, kn_move *out) {
   if (kn_move_parse(g->b, &g->pos, s, out, err, sizeof err) == 0)
     snprintf(err, sizeof err, "not a legal move here");
   lua_pushnil(L);
-  lua_pushfstring(L, "illegal move '%s': %s", shown_text(s, len, shown), err);
+  lua_pushfstring(L, "illegal move '%s': %s", shown_text(s, len, shown),
+                  printable(err, clean, sizeof clean)); /* it quotes the text */
   return 0;
 }
 

@@ -72,4 +72,27 @@ T["draw, pgn.replay and util name the bad argument or option"] = function()
   assert(konane.util.rng(1)(3.0) >= 1 and konane.draw.status(g, { color = false, info = "i" }):find("i", 1, true))
 end
 
+
+-- A bad side name was echoed whole: g:count(a 1 MB string) raised a 1 MB message, and a bad
+-- move, side or position text put its escape sequences into the message (a terminal obeys them).
+T["bad side names, moves and position texts are echoed short and without control bytes"] = function()
+  local g = konane.new()
+  local big = string.rep("x", 1 << 20)
+  for _, f in ipairs { "count", "nmoves" } do
+    local err = expect_error(g[f], g, big)
+    assert(#err < 200 and err:find("'black' or 'white' expected, got 'xxxx", 1, true), #err)
+    err = expect_error(g[f], g, "\27[2J")
+    assert(not err:find("%c") and err:find("got '\\x1b[2J'", 1, true), err)
+    err = expect_error(g[f], g, 5)
+    assert(err:find("'black' or 'white' expected, got number", 1, true), err)
+  end
+  assert(g:count("black") == 32 and g:nmoves("white") >= 0 and g:count() == 32)
+  local err = expect_error(g.play, g, "\27[2Jd5")
+  assert(not err:find("%c") and err:find("illegal move '\\x1b[2Jd5'", 1, true), err)
+  local ok, why = g:legal("\0d5")
+  assert(not ok and not why:find("%c"), why)
+  err = expect_error(konane.new, { fen = "xo\27[31m b" })
+  assert(not err:find("%c"), err)
+end
+
 return T

@@ -414,7 +414,7 @@ T["wrong argument types name the argument"] = function()
     { function() konane.new { fen = 5 } end, "bad option 'fen'" },
     { function() konane.new { variant = "nope" } end, "unknown variant 'nope'" },
     { function() g:at("z9") end, "bad argument #1 to 'at'" },
-    { function() g:count("red") end, "invalid option 'red'" },
+    { function() g:count("red") end, "bad argument #1 to 'count' ('black' or 'white' expected, got 'red')" },
     { function() konane.core.Game.fen(42) end, "konane.Game expected" },
   }
   for _, c in ipairs(cases) do
