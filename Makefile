@@ -6,6 +6,7 @@
 #   make test-slow  the slow checks (full samples of the randomized comparisons; CI runs them)
 #   make lint       luacheck (.luacheckrc) and cppcheck on src/, silent when clean
 #   make asan       the same tests under AddressSanitizer + UBSan (build in build-asan/)
+#   make tsan       the C tests that run threads under ThreadSanitizer (build-tsan/)
 #   make bench      speed figures (scripts/bench/*.lua)
 #   make install    PREFIX=/usr/local DESTDIR= (the tournament command is PREFIX/bin/
 #                   konane-tournament, a copy of scripts/tournament.lua run by its #! line)
@@ -43,7 +44,7 @@ endif
 endif
 # The test goals also need the test tools (headless chromium, xmllint, luacheck,
 # cppcheck, luarocks, python3): a fresh machine gets them the same way.
-ifneq ($(filter test test-slow lint asan,$(MAKECMDGOALS)),)
+ifneq ($(filter test test-slow lint asan tsan,$(MAKECMDGOALS)),)
 HAVE_TEST_DEPS := $(shell for c in chromium xmllint luacheck cppcheck luarocks python3; do command -v $$c >/dev/null || exit 1; done && echo yes)
 ifneq ($(HAVE_TEST_DEPS),yes)
 $(info konane: some test tools are missing; running scripts/install-deps.sh --test)
@@ -81,7 +82,7 @@ MODULE := $(BUILD)/konane.so
 # rewritten only when PREFIX changes, and main.o depends on it.
 PREFIX_H := $(BUILD)/gen/prefix.h
 
-.PHONY: all run test test-slow lint asan bench install install-rock uninstall clean help FORCE
+.PHONY: all run test test-slow lint asan tsan bench install install-rock uninstall clean help FORCE
 
 all: $(HOST) $(MODULE)
 
@@ -157,6 +158,17 @@ ASAN_FLAGS := -O1 -march=native -g -fsanitize=address,undefined -fno-omit-frame-
 asan:
 	$(MAKE) BUILD=build-asan CFLAGS="$(ASAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" test
 
+# ThreadSanitizer over the C tests whose code runs threads (the search's
+# helpers, the solver's shared table, the tables' atomic words): a plain or
+# vector read of an entry another thread writes passes every other test.
+# Build in build-tsan/; the Lua tests stay with make test and make asan.
+TSAN_FLAGS := -O1 -march=native -g -fsanitize=thread -fno-omit-frame-pointer
+TSAN_TESTS := test_search test_solve test_tt
+tsan:
+	$(MAKE) BUILD=build-tsan CFLAGS="$(TSAN_FLAGS)" LDFLAGS="-fsanitize=thread" \
+	  $(TSAN_TESTS:%=build-tsan/tests/%)
+	@TSAN_OPTIONS=exitcode=66 sh scripts/run-tests.sh build-tsan $(TSAN_TESTS)
+
 bench: all
 	@for f in scripts/bench/*.lua; do echo "== $$f"; $(HOST) $$f || exit 1; done
 
@@ -193,7 +205,7 @@ uninstall:
 	rm -rf "$(DESTDIR)$(PREFIX)/lib/lua/5.4/konane" "$(DESTDIR)$(PREFIX)/share/lua/5.4/konane"
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-tsan
 
 help:
 	@sed -n '3,12p' Makefile

@@ -1,7 +1,9 @@
 #!/bin/sh
-# run-tests.sh BUILD: run every cmocka test binary and the Lua tests, then
-# print one line "N passed, N failed" for the whole run. Exit 1 on failure.
+# run-tests.sh BUILD [TEST...]: run every cmocka test binary and the Lua tests
+# (or only the named test binaries of BUILD/tests, no Lua), then print one
+# line "N passed, N failed" for the whole run. Exit 1 on failure.
 BUILD=${1:-build}
+[ $# -gt 0 ] && shift
 export KONANE_BUILD="$BUILD"
 passed=0
 failed=0
@@ -15,8 +17,16 @@ count() { # file -> adds cmocka/harness PASSED/FAILED counts
   failed=$((failed + f))
 }
 
-for t in "$BUILD"/tests/test_*; do
-  [ -x "$t" ] || continue
+if [ $# -gt 0 ]; then
+  only=1
+  tests=$(for n in "$@"; do printf '%s\n' "$BUILD/tests/$n"; done)
+else
+  only=0
+  tests=$(ls "$BUILD"/tests/test_*)
+fi
+
+for t in $tests; do
+  [ -x "$t" ] || [ "$only" -eq 1 ] || continue
   "$t" >"$log" 2>&1
   rc=$?
   cat "$log"
@@ -27,13 +37,15 @@ for t in "$BUILD"/tests/test_*; do
   fi
 done
 
-"$BUILD"/konane tests/lua/run.lua >"$log" 2>&1
-rc=$?
-cat "$log"
-count "$log"
-if [ $rc -ne 0 ] && ! grep -q '^\[  FAILED  \]' "$log"; then
-  echo "[  FAILED  ] 1 test(s): the Lua test harness exited with status $rc"
-  failed=$((failed + 1))
+if [ "$only" -eq 0 ]; then
+  "$BUILD"/konane tests/lua/run.lua >"$log" 2>&1
+  rc=$?
+  cat "$log"
+  count "$log"
+  if [ $rc -ne 0 ] && ! grep -q '^\[  FAILED  \]' "$log"; then
+    echo "[  FAILED  ] 1 test(s): the Lua test harness exited with status $rc"
+    failed=$((failed + 1))
+  fi
 fi
 
 echo "$passed passed, $failed failed"
