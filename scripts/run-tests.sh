@@ -25,27 +25,28 @@ else
   tests=$(ls "$BUILD"/tests/test_*)
 fi
 
-for t in $tests; do
-  [ -x "$t" ] || [ "$only" -eq 1 ] || continue
-  "$t" >"$log" 2>&1
+# run_one WHAT CMD...: runs CMD, shows its output and counts its results; an
+# exit status other than 0 with no FAILED line counts as one failure of WHAT.
+run_one() {
+  what=$1
+  shift
+  "$@" >"$log" 2>&1
   rc=$?
   cat "$log"
   count "$log"
   if [ $rc -ne 0 ] && ! grep -q '^\[  FAILED  \]' "$log"; then
-    echo "[  FAILED  ] 1 test(s): $t exited with status $rc"
+    echo "[  FAILED  ] 1 test(s): $what exited with status $rc"
     failed=$((failed + 1))
   fi
+}
+
+for t in $tests; do
+  [ -x "$t" ] || [ "$only" -eq 1 ] || continue
+  run_one "$t" "$t"
 done
 
 if [ "$only" -eq 0 ]; then
-  "$BUILD"/konane tests/lua/run.lua >"$log" 2>&1
-  rc=$?
-  cat "$log"
-  count "$log"
-  if [ $rc -ne 0 ] && ! grep -q '^\[  FAILED  \]' "$log"; then
-    echo "[  FAILED  ] 1 test(s): the Lua test harness exited with status $rc"
-    failed=$((failed + 1))
-  fi
+  run_one "the Lua test harness" "$BUILD"/konane tests/lua/run.lua
 fi
 
 echo "$passed passed, $failed failed"
