@@ -17,14 +17,6 @@ count() { # file -> adds cmocka/harness PASSED/FAILED counts
   failed=$((failed + f))
 }
 
-if [ $# -gt 0 ]; then
-  only=1
-  tests=$(for n in "$@"; do printf '%s\n' "$BUILD/tests/$n"; done)
-else
-  only=0
-  tests=$(ls "$BUILD"/tests/test_*)
-fi
-
 # run_one WHAT CMD...: runs CMD, shows its output and counts its results; an
 # exit status other than 0 with no FAILED line counts as one failure of WHAT.
 run_one() {
@@ -40,12 +32,15 @@ run_one() {
   fi
 }
 
-for t in $tests; do
-  [ -x "$t" ] || [ "$only" -eq 1 ] || continue
-  run_one "$t" "$t"
-done
-
-if [ "$only" -eq 0 ]; then
+if [ $# -gt 0 ]; then # the named binaries only (a missing one fails)
+  for n in "$@"; do
+    run_one "$BUILD/tests/$n" "$BUILD/tests/$n"
+  done
+else
+  for t in "$BUILD"/tests/test_*; do
+    [ -x "$t" ] || continue
+    run_one "$t" "$t"
+  done
   run_one "the Lua test harness" "$BUILD"/konane tests/lua/run.lua
 fi
 
