@@ -158,9 +158,6 @@ static void read_squares(lua_State *L, int idx, const kn_board *b,
   }
 }
 
-/* User text as echoed in messages: at most 40 bytes, then "...", a
-** control byte (an escape sequence, a NUL) shown as '?' so that a message
-** printed on a terminal never carries one. */
 /* A message part without control bytes: each written as \xNN (as
 ** konane.util.printable does), into 'out' of 'size' bytes. */
 static const char *printable(const char *s, char *out, size_t size) {

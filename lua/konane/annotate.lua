@@ -102,7 +102,7 @@ end
 function M.game(source, opts)
   opts = check(opts)
   if not (type(source) == "table" and type(source.moves) == "table")
-     and not pcall(require("konane.core").Game.history, source) then
+     and not require("konane.util").is_game(source) then
     error(("bad argument #1 to 'annotate' (a game or a record with moves expected, got %s)")
       :format(type(source)), 2)
   end

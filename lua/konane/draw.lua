@@ -47,7 +47,7 @@ end
 -- index a number value (local 'o')" or "attempt to call a nil value (method 'rows')"), and
 -- their options are checked like the C bindings' (a misspelt option is never ignored).
 local function check_game(game, where)
-  if not pcall(require("konane.core").Game.rows, game) then
+  if not require("konane.util").is_game(game) then
     error(("%s: bad argument #1 (a game expected, got %s)"):format(where, type(game)), 3)
   end
 end

@@ -266,7 +266,7 @@ end
 -- estimate finite; the output says so. When groups are left that never met at all, every pair
 -- gets one more such game, met or not. Players without games get rating 0 and no error.
 function stats.ratings(n, wins)
-  if math.type(n) ~= "integer" and not (type(n) == "number" and n == math.floor(n)) or not (n >= 0 and n <= 1e6) then
+  if type(n) ~= "number" or not (n >= 0 and n <= 1e6) or n ~= math.floor(n) then
     error(("stats.ratings: bad argument #1 (a number of players from 0 to 10^6 expected, got %s)"):format(shown(n)), 2)
   end
   if type(wins) ~= "table" then

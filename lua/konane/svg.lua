@@ -412,7 +412,7 @@ end
 
 --- game_spec(game, opts) -> spec: what document() needs to draw 'game' with g:svg's options.
 function M.game_spec(game, opts)
-  if not pcall(require("konane.core").Game.rows, game) then
+  if not require("konane.util").is_game(game) then
     error(("bad argument #1 to 'svg' (a game expected, got %s)"):format(type(game)), 3)
   end
   opts = check_options(opts)

@@ -45,6 +45,14 @@ function M.printable(s, keep_lines)
   return (s:gsub("\194([\128-\159])", function(b) return ("\\u%04x"):format(b:byte()) end))
 end
 
+--- is_game(v) -> boolean
+-- Is 'v' a game (a konane.Game userdata, as konane.new returns)? The library's functions that
+-- take a game check with it, so a wrong argument is an error naming it, not "attempt to index".
+function M.is_game(v)
+  local mt = type(v) == "userdata" and getmetatable(v)
+  return type(mt) == "table" and mt.__name == "konane.Game"
+end
+
 --- rng(seed) -> function
 -- A small independent pseudo-random generator (splitmix64), so a seeded bot, opening or
 -- schedule gives the same sequence whatever else uses math.random. 'seed' is an integer (a

@@ -399,6 +399,19 @@ T["an error line cut at 300 bytes stays UTF-8: the cut never splits a character"
     assert(utf8.len(line), "not UTF-8: " .. line:sub(-12):gsub("[\128-\255]", "?"))
     e:close()
   end
+  -- an answer that is no move is echoed cut to 40 bytes, between characters too (a cut one
+  -- was shown as \xc3)
+  for _, lead in ipairs { "", "a" } do
+    local path = H.tmpdir() .. "/long_answer.lua"
+    H.write(path, ([[return { name = "long", choose = function() return "%s" .. string.rep("\195\169", 30) end }]]):format(lead))
+    local e = engine(path)
+    e:send("position startpos", "go depth 1")
+    local _, got = e:bestmove()
+    local line = table.concat(got, "\n"):match("info string error: [^\n]*")
+    assert(line and line:find("not a legal move", 1, true), table.concat(got, "\n"))
+    assert(utf8.len(line) and not line:find("\\x", 1, true), "a cut character: " .. line)
+    e:close()
+  end
 end
 
 T["a line too long is refused once, as a whole: no piece of it runs as a command"] = function()

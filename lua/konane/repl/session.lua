@@ -135,11 +135,7 @@ end
 
 S.now = require("konane.util").now
 
-function S.is_game(v)
-  if type(v) ~= "userdata" then return false end
-  local mt = getmetatable(v)
-  return type(mt) == "table" and mt.__name == "konane.Game"
-end
+S.is_game = require("konane.util").is_game
 
 --- game() -> the current game (the global g), or a plain error saying how to start one
 function S.game()

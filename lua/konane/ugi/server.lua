@@ -70,19 +70,20 @@ local function option_value(text)
   return text
 end
 
--- Text for an error line: one line, at most 300 bytes (cut between characters), without a file:line prefix of konane's
--- own library (the bot file's own "mybot.lua:12:" stays: its chunk is named by the file's base
--- name, no directory), control bytes (and bytes that are not UTF-8) written as \xNN: an echoed
+-- Text for an error line: one line, at most 'max' bytes (default 300; cut between characters),
+-- without a file:line prefix of konane's own library (the bot file's own "mybot.lua:12:" stays:
+-- its chunk is named by the file's base name, no directory), control bytes (and bytes that are not UTF-8) written as \xNN: an echoed
 -- command ("unknown command 'seto<NUL>ption'") put a raw NUL or an escape sequence into the
 -- runner's input (or a terminal). A huge text is cut first (printable of 5 MB took 0.7 s).
-local function clean(msg)
+local function clean(msg, max)
+  max = max or 300
   msg = tostring(msg)
   if #msg > 4096 then msg = msg:sub(1, 4096) end
   msg = strip_library_position(msg)
   msg = printable((msg:gsub("%s+", " ")))
-  if #msg > 300 then
+  if #msg > max then
     -- cut before a character's first byte (printable left only whole UTF-8 characters)
-    local cut = 301
+    local cut = max + 1
     while cut > 1 and (msg:byte(cut) & 0xC0) == 0x80 do cut = cut - 1 end
     msg = msg:sub(1, cut - 1) .. "..."
   end
@@ -426,7 +427,7 @@ function Server:go(words)
         -- what the referee says of a bot in its own process (konane.play): not a move at all
         self:error("bad answer: the bot answered a string of " .. #move .. " bytes, not a move")
       elseif type(move) == "string" then
-        self:error("the bot answered '" .. clean(move):sub(1, 40) .. "', not a legal move")
+        self:error("the bot answered '" .. clean(move, 40) .. "', not a legal move")
       else
         self:error("bad answer: the bot answered " .. (move == nil and "nil" or "a " .. type(move))
           .. " instead of a move string")
