@@ -55,4 +55,92 @@ function H.run(argv, opts)
   return code, table.concat(out)
 end
 
+--- self_pid() -> the pid of this process (Linux's /proc), or nil
+function H.self_pid()
+  local f = io.open("/proc/self/stat", "r")
+  local pid = f and f:read("l"):match("^(%d+)")
+  if f then f:close() end
+  return pid
+end
+
+--- cpu_wait(pid) -> seconds process 'pid' has spent ready to run but waiting for a CPU (the
+-- most of its threads; Linux's /proc/PID/task/TID/schedstat), or nil when that is not known
+function H.cpu_wait(pid)
+  local core = require("konane").core
+  local most
+  for _, tid in ipairs(core.listdir("/proc/" .. pid .. "/task") or {}) do
+    local f = io.open("/proc/" .. pid .. "/task/" .. tid .. "/schedstat", "r")
+    local line = f and f:read("l")
+    if f then f:close() end
+    local wait = line and tonumber(line:match("^%d+%s+(%d+)"))
+    if wait and (not most or wait / 1e9 > most) then most = wait / 1e9 end
+  end
+  return most
+end
+
+-- The pids of process 'root' and of every process below it (by parent, as /proc says).
+local function tree(root)
+  local core = require("konane").core
+  local kids = {}
+  for _, name in ipairs(core.listdir("/proc") or {}) do
+    local f = name:match("^%d+$") and io.open("/proc/" .. name .. "/stat", "r")
+    local line = f and f:read("l")
+    if f then f:close() end
+    -- (the command in parentheses may hold anything: the parent follows the last ')')
+    local ppid = line and line:match("%)%s+%S+%s+(%d+)[^)]*$")
+    if ppid then
+      kids[ppid] = kids[ppid] or {}
+      table.insert(kids[ppid], name)
+    end
+  end
+  local out, todo = {}, { tostring(root) }
+  while #todo > 0 do
+    local p = table.remove(todo)
+    out[#out + 1] = p
+    for _, c in ipairs(kids[p] or {}) do todo[#todo + 1] = c end
+  end
+  return out
+end
+
+--- patience(seconds, pid [, whole_tree]) -> expired(): a hang guard for a test waiting on
+-- process 'pid' (with 'whole_tree', on it and every process below it: a tournament, its
+-- workers, their engines). expired() is true once 'seconds' have passed in which those
+-- processes were not kept waiting for a CPU: a test run at nice 19 beside a benchmark at nice
+-- -10 gets well under 1% of a core, and an engine then takes tens of seconds to start. Each
+-- look (at most every 0.2 s) counts the most any one thread of them waited since the last
+-- look, never more than the time between looks; so a process that hangs (blocked, or looping
+-- with any CPU at all) still ends the wait. Without /proc (not Linux): wall time.
+function H.patience(seconds, pid, whole_tree)
+  local core = require("konane").core
+  local last, counted = {}, 0
+  local t0 = core.clock()
+  local tlook = t0
+  local function look(first)
+    local now, grew, seen = core.clock(), 0, {}
+    for _, p in ipairs(whole_tree and tree(pid) or { tostring(pid) }) do
+      for _, tid in ipairs(core.listdir("/proc/" .. p .. "/task") or {}) do
+        local f = io.open("/proc/" .. p .. "/task/" .. tid .. "/schedstat", "r")
+        local line = f and f:read("l")
+        if f then f:close() end
+        local w = line and tonumber(line:match("^%d+%s+(%d+)"))
+        if w then
+          w = w / 1e9
+          seen[tid] = w
+          -- (a thread first seen now started since the last look: all its waiting is new)
+          local g = w - (last[tid] or (first and w or 0))
+          if g > grew then grew = g end
+        end
+      end
+    end
+    last = seen
+    counted = counted + math.min(grew, now - tlook)
+    tlook = now
+  end
+  look(true)
+  return function()
+    if core.clock() - tlook >= 0.2 then look(false) end
+    return core.clock() - t0 - counted > seconds
+  end
+end
+
 return H

@@ -154,7 +154,7 @@ T["an engine that crashes, hangs, floods its output or answers nonsense loses wi
   local cases = {
     { "crash", "crash", "exited with status 3", 60 },
     -- its output held open by what it started: no end of file, the process itself is looked at
-    { "forkexit", "crash", "exited with status 3", 10 },
+    { "forkexit", "crash", "exited with status 3", 60 },
     { "hang", "time forfeit", "no bestmove within", 0.3 },
     { "garbage", "malformed output", "bytes of output", 60 },
     { "illegal", "illegal move", "z9", 60 },
@@ -195,8 +195,14 @@ end
 
 T["a write to a process that does not read its input gives up at its timeout"] = function()
   local core = konane.core
-  local p = assert(core.spawn({ "sleep", "30" }, { stdin = true }))
-  local ok, err = p:write(string.rep("x", 4 << 20), 0.2) -- more than any pipe holds
+  local text = string.rep("x", 4 << 20) -- more than any pipe holds
+  -- a child that never ends on its own: a 'sleep 30' could end before a starved test run (make
+  -- test at nice 19 beside a benchmark at nice -10) came to the write, which then met a closed
+  -- pipe ("Broken pipe"); in a session of its own, it is killed if this process dies first
+  local p = assert(core.spawn({ "sleep", "1000000" }, { stdin = true, session = true }))
+  local ok, err = p:write(text, 0.2)
+  local how, code = p:wait()
+  assert(how == nil, "the child ended during the write: " .. tostring(how) .. " " .. tostring(code))
   assert(ok == nil and err == "the process does not read its input", tostring(err))
   p:kill()
   p:wait(true)
@@ -365,15 +371,14 @@ local function pids_in(pidfile)
   return pids
 end
 
--- Asserts that none of 'pids' is alive. They are killed and reaped before konane.play returns;
--- the wait only guards against a slow /proc on a loaded machine (a sanitizer build), it
--- measures nothing.
+-- Asserts that none of 'pids' is alive. They are killed before konane.play returns; the wait
+-- only guards against a loaded machine (a sanitizer build, a starved test run: a killed process
+-- needs a CPU to end, and one at nice 19 beside a benchmark can wait seconds for it), it
+-- measures nothing: 2 s in which the process could run.
 local function assert_gone(pids, what)
   for _, p in ipairs(pids) do
-    for _ = 1, 200 do
-      if not exists(p) then break end
-      konane.core.poll({}, 0.01)
-    end
+    local expired = H.patience(2, p)
+    while exists(p) and not expired() do konane.core.poll({}, 0.01) end
     assert(not exists(p), what .. "process " .. p .. " outlived its game")
   end
 end
@@ -456,11 +461,14 @@ T["an engine's stderr past the log's cap is dropped, and its other files are not
   f:close()
   require("konane.ugi.player").close_all() -- the engine waits in the pool: end it
   local text
-  for _ = 1, 100 do -- the copier writes its last line once the pipe closes, a moment after
+  -- the copier (a thread of this process) writes its last line once the pipe closes, a moment
+  -- after: 5 s in which it could run
+  local expired = H.patience(5, H.self_pid())
+  repeat
     text = H.read(log)
     if text:find("dropped", 1, true) then break end
-    os.execute("sleep 0.05")
-  end
+    konane.core.poll({}, 0.05)
+  until expired()
   assert(text:sub(1, 1048576) == string.rep("x", 1048576), "the first megabyte is kept")
   assert(text:find("\n%[konane: 451430 more bytes of stderr dropped, past the log's 1 MB%]\n$"), text:sub(1048577))
   H.cleanup()
@@ -479,7 +487,9 @@ T["a tournament stopped by SIGTERM ends what its engines left behind and says ho
     local p = assert(konane.core.spawn({ konane.core.exe_path(), "scripts/tournament.lua", "--bot", spec,
       "--bot", "random", "--size", "6x6", "--games", "400", "--workers", workers,
       "--time", tostring(MOVE_LIMIT), "--out", dir .. "/t" }, {}))
-    local out, t0 = {}, konane.core.clock()
+    -- (60 s in which the tournament, its workers and engines could run: a starved test run
+    -- waits longer, a hung one fails)
+    local out, expired = {}, H.patience(60, p:pid(), true)
     local function saved()
       local f = io.open(dir .. "/t/games.pgn", "rb")
       local text = f and f:read("a") or ""
@@ -489,16 +499,17 @@ T["a tournament stopped by SIGTERM ends what its engines left behind and says ho
     repeat -- until a game is saved and the engine's escaped processes of a game are running
       konane.core.poll({ p }, 0.05)
       out[#out + 1] = p:read()
-    until (saved() and #pids_in(pidfile) >= 4) or konane.core.clock() - t0 > 60
+    until (saved() and #pids_in(pidfile) >= 4) or expired()
     assert(saved() and #pids_in(pidfile) >= 4, "no game played: " .. table.concat(out))
     p:kill(15)
     local how, code
+    expired = H.patience(60, p:pid(), true)
     repeat
       konane.core.poll({ p }, 0.05)
       local text = p:read()
       out[#out + 1] = text
       how, code = p:wait()
-    until how or konane.core.clock() - t0 > 120
+    until how or expired()
     out = table.concat(out)
     assert(how == "exit" and code == 130, "workers " .. workers .. ": " .. tostring(how) .. " " ..
       tostring(code) .. "\n" .. out)

@@ -2,6 +2,7 @@
 -- generous deadline (a guard against a hang, never a measure of speed).
 local konane = require "konane"
 local core = konane.core
+local H = dofile("tests/lua/helpers.lua")
 
 local M = {}
 
@@ -25,9 +26,11 @@ function Session:send(...)
   for _, line in ipairs { ... } do assert(self.p:write(line .. "\n")) end
 end
 
--- The next line (nil at end of output); raises after 'wait' seconds (default 30) without one.
+-- The next line (nil at end of output); raises when the engine has had 'wait' seconds (default
+-- 30) to run without sending one: time it spent waiting for a CPU does not count (H.patience),
+-- and what it sent before is read first, so a starved test never mistakes slowness for a hang.
 function Session:line(wait)
-  local deadline = core.clock() + (wait or 30)
+  local expired = H.patience(wait or 30, self.p:pid())
   while true do
     local a = self.buf:find("\n", 1, true)
     if a then
@@ -36,11 +39,13 @@ function Session:line(wait)
       self.lines[#self.lines + 1] = line
       return line
     end
-    if core.clock() > deadline then error("no line from the engine (so far: " .. table.concat(self.lines, " | ") .. ")", 2) end
     core.poll({ self.p }, 0.05)
     local chunk = self.p:read()
     if chunk == nil then return nil end
     self.buf = self.buf .. chunk
+    if not self.buf:find("\n", 1, true) and expired() then
+      error("no line from the engine (so far: " .. table.concat(self.lines, " | ") .. ")", 2)
+    end
   end
 end
 
@@ -69,12 +74,14 @@ function Session:close()
   self.p:close()
 end
 
+-- How the engine ended ("exit", code), or nil when it has had 30 s to run and still runs.
 function Session:wait_exit()
-  for _ = 1, 600 do
+  local expired = H.patience(30, self.p:pid())
+  repeat
     local how, code = self.p:wait()
     if how then return how, code end
     core.poll({}, 0.05)
-  end
+  until expired()
   return nil
 end
 
