@@ -78,6 +78,17 @@ function H.cpu_wait(pid)
   return most
 end
 
+--- own_wait() -> seconds the calling thread has spent ready to run but waiting for a CPU
+-- (/proc/thread-self/schedstat), 0 when not known: subtracted from a wall-clock figure, it
+-- leaves the time this test could run.
+function H.own_wait()
+  local f = io.open("/proc/thread-self/schedstat", "r")
+  local line = f and f:read("l")
+  if f then f:close() end
+  local wait = line and tonumber(line:match("^%d+%s+(%d+)"))
+  return wait and wait / 1e9 or 0
+end
+
 -- The pids of process 'root' and of every process below it (by parent, as /proc says).
 local function tree(root)
   local core = require("konane").core
