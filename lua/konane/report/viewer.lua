@@ -261,6 +261,7 @@ function gameList(){
 
 // ---- wiring
 function wire(){
+  if(!V)return; // a report with no games yet has no viewer
   function btn(id,f){var b=document.getElementById(id);if(b)b.addEventListener('click',f);}
   btn('b-first',function(){go(0);});btn('b-prev',function(){go(cur.ply-1);});
   btn('b-next',function(){go(cur.ply+1);});btn('b-last',function(){go(cur.states.length-1);});
