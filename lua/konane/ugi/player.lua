@@ -159,6 +159,7 @@ function Conn:line(deadline, what)
           M.defaults.max_output, what))
       end
       if line:byte(-1) == 13 then line = line:sub(1, -2) end
+      if line:find("%S") then self.last_line = line end
       return line
     end
     self.scan = #self.buf + 1
@@ -169,7 +170,8 @@ function Conn:line(deadline, what)
     local now = c.clock()
     if now >= deadline then
       self:kill()
-      fail("time", "no " .. what .. " within " .. string.format("%.3f", deadline - self.since) .. " s")
+      fail("time", "no " .. what .. " within " .. string.format("%.3f", deadline - self.since) .. " s"
+        .. self:said())
     end
     local ready = c.poll({ self.proc }, math.min(deadline - now, M.defaults.alive)) > 0
     local chunk = self.proc:read()
@@ -206,9 +208,31 @@ function Conn:discard()
   self.buf, self.start, self.scan = "", 1, 1
 end
 
--- Starts waiting for an answer (resets the per-answer output count).
+-- What the engine sent while an answer was awaited, for a time forfeit's message: an answer
+-- it never ended with a newline (CR alone ends no line) or the last line it did send (an
+-- answer the referee did not take: `BESTMOVE d5`, a BOM before it); "" when it sent nothing.
+function Conn:said()
+  local function visible(s) -- control bytes and a BOM as \xNN, as the docs quote
+    s = s:gsub("%c", function(ch) return ("\\x%02X"):format(ch:byte()) end)
+    s = s:gsub("\239\187\191", "\\xEF\\xBB\\xBF")
+    if #s > 100 then s = s:sub(1, 100) .. "..." end
+    return s
+  end
+  local pending = self.buf:sub(self.start)
+  if pending:find("%S") then
+    -- its end: where an answer would be
+    if #pending > 80 then pending = "..." .. pending:sub(-77) end
+    return "; its output ends without a newline: '" .. visible(pending) .. "'"
+  elseif self.last_line then
+    return "; the last line it sent: '" .. visible(self.last_line) .. "'"
+  end
+  return ""
+end
+
+-- Starts waiting for an answer (resets the per-answer output count and the last line seen).
 function Conn:expect(seconds)
   self.seen = 0
+  self.last_line = nil
   self.since = core().clock()
   return self.since + seconds
 end
