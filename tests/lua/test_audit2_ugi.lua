@@ -36,4 +36,22 @@ T["a time forfeit names an answer without a line end and a line that is no answe
   assert(r:match("no bestmove within [%d.]+ s$"), r)
 end
 
+T["a tournament's reasons name an engine as its tags do, not by the engine's id name"] = function()
+  local H = dofile("tests/lua/helpers.lua")
+  local dir = H.tmpdir()
+  -- says its id name, then never answers a go
+  H.write(dir .. "/eng.sh", "while read -r cmd rest; do case $cmd in "
+    .. "ugi) printf 'id name shellbot\\nugiok\\n';; isready) printf 'readyok\\n';; quit) exit 0;; esac; done\n")
+  require("konane.tournament").run { bots = { "ugi:sh " .. dir .. "/eng.sh", "random" }, games = 2,
+    rows = 4, cols = 4, time = 0.5, seed = 1, out = dir .. "/t", progress = false }
+  local text = H.read(dir .. "/t/games.pgn")
+  local n = 0
+  for side, name, rest in text:gmatch('%[Reason "(%a+) %((.-)%): ([^"]*)"%]') do
+    n = n + 1
+    assert(name == "ugi:sh eng.sh", "the reason names '" .. name .. "' (" .. side .. ": " .. rest .. ")")
+    assert(text:find('[' .. (side == "black" and "Black" or "White") .. ' "ugi:sh eng.sh"]', 1, true))
+  end
+  assert(n == 2, "both games lost by the engine, with a reason: " .. n)
+end
+
 return T

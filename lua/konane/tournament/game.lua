@@ -31,6 +31,17 @@ local function make_bot(s, p)
   if p.bot then return p.bot end
   local b = konane().bot(p.spec, s.startup and { startup = s.startup } or nil)
   b.name = p.name
+  -- an engine takes its own name (id name) at new_game when it still has its default one,
+  -- which is the tournament's name for it: the reasons must name it as the tags and the tables
+  -- do (two builds of one engine say the same id name)
+  local new_game = b.new_game
+  if b.ugi and new_game then
+    b.new_game = function(me, info)
+      local ok, err = pcall(new_game, me, info)
+      me.name = p.name
+      if not ok then error(err, 0) end
+    end
+  end
   return b
 end
 
