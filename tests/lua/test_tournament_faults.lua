@@ -227,21 +227,53 @@ end
 -- a bot that thinks for its whole budget (60 s) in C: a worker playing it is mid-move
 local SLOW = "mcts:time=60"
 
-tests["a worker killed with SIGKILL during a move: its side loses, every move is kept"] = function()
+tests["a worker killed with SIGKILL during a move charges no one: the game is played again"] = function()
   local dir = tmpdir()
+  -- any process of this user can kill a worker (an engine of another game too): who did is not
+  -- known, so neither side is charged
+  local logged = {}
   local helper = kill_workers_mid_move(9, 0.3)
-  local res = T.run(quiet { bots = { SLOW, "greedy" }, games = 2, workers = 2, time = 100, hang = 60, out = dir })
+  local res = T.run(quiet { bots = { "mcts:time=0.5", "greedy" }, rows = 6, cols = 6, games = 2, workers = 2,
+                            time = 100, hang = 60, out = dir,
+                            log = function(line) logged[#logged + 1] = line end })
   helper:wait(true)
   helper:close()
   assert(res.games == 2 and res.complete)
-  local recs = records_of(dir)
-  local after_opening = 0
-  for _, r in ipairs(recs) do
-    check_forfeit(r, SLOW, "error", "killed by signal 9")
-    after_opening = math.max(after_opening, #r.moves - 2)
+  for _, r in ipairs(records_of(dir)) do
+    assert(r.termination == "normal", r.termination .. ": " .. tostring(r.reason))
   end
-  -- when the slow bot has White, greedy's first move came before the kill: it is in the record
-  assert(after_opening == 1, "the moves played before the kill are kept")
+  local text = table.concat(logged, "\n")
+  assert(text:find("killed by signal 9 during the game; no player is charged, the game is played again", 1, true), text)
+  cleanup()
+end
+
+tests["an engine that kills its worker wins nothing: the game is played again, then the run stops"] = function()
+  local dir = tmpdir()
+  local killer = "ugi:python3 tests/lua/fixtures/ugi_kills_worker.py"
+  local ok, err = pcall(T.run, quiet { bots = { killer, "mcts:time=2" }, rows = 6, cols = 6, games = 2,
+                                       workers = 1, time = 100, hang = 60, out = dir })
+  assert(not ok, "the run goes on with a game that loses its worker every time")
+  err = tostring(err)
+  assert(err:find("lost its worker process three times", 1, true), err)
+  assert(err:find("killed by signal 9 during the game", 1, true), err)
+  assert(err:find("no player is charged and no result is recorded", 1, true), err)
+  -- nobody lost the game: it has no record
+  local recs = pgn.read(read(dir .. "/games.pgn") or "")
+  assert(#recs == 0, "a result for the game whose worker died: " .. tostring(recs[1] and recs[1].reason))
+  cleanup()
+end
+
+tests["an engine that stops its worker (SIGSTOP) wins nothing at the hang limit either"] = function()
+  local dir = tmpdir()
+  local stopper = "ugi:python3 tests/lua/fixtures/ugi_kills_worker.py stop"
+  local ok, err = pcall(T.run, quiet { bots = { stopper, "greedy" }, rows = 6, cols = 6, games = 2,
+                                       workers = 1, time = 100, hang = 2, out = dir })
+  assert(not ok, "the run goes on with a game whose worker is stopped every time")
+  err = tostring(err)
+  assert(err:find("lost its worker process three times", 1, true), err)
+  assert(err:find("found stopped (SIGSTOP) at the hang limit", 1, true), err)
+  local recs = pgn.read(read(dir .. "/games.pgn") or "")
+  assert(#recs == 0, "a result for the game whose worker was stopped: " .. tostring(recs[1] and recs[1].reason))
   cleanup()
 end
 

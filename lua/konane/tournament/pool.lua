@@ -7,11 +7,15 @@
 -- Built-in bots are trusted code and play in this process when s.workers is 1: nothing else
 -- reaches the speed of a tournament of quick bots. Otherwise (several workers, or a bot that is
 -- not built in) each game goes to a worker process (konane.tournament.worker), in its own
--- process group. A worker that dies during a game (a crash, kill -9) or stays silent longer
--- than the hang limit (s.hang, default max(30, 3 x time + 10, 2 x startup + 10) s) is killed;
--- the side to move loses that game with every move played so far and the reason; a new worker
--- takes its place and the tournament goes on. A worker that dies before it is ready (a broken installation)
--- stops the tournament with its message.
+-- process group. A worker that stays silent longer than the hang limit (s.hang, default
+-- max(30, 3 x time + 10, 2 x startup + 10) s) while it runs is killed, and the side to move loses
+-- that game with every move played so far and the reason (a bot stuck in a C call). A worker
+-- that dies during a game (a crash, kill -9), or is found stopped (SIGSTOP) at the hang limit,
+-- charges no one: any process of this user can signal it, an engine of this or another game
+-- included, so who caused it is not known; the game is played again, and a game whose worker
+-- dies three times stops the tournament with the causes (no result is recorded for it). A new
+-- worker takes the place of a dead one and the tournament goes on. A worker that dies before it
+-- is ready (a broken installation) stops the tournament with its message.
 
 local game = require("konane.tournament.game")
 local journal = require("konane.tournament.journal")
@@ -112,6 +116,34 @@ function Pool:received(g, text)
   self.finished(g, r, text)
 end
 
+-- Is the process of worker 'w' stopped (SIGSTOP, a tracer)? Linux's /proc; false elsewhere.
+local function stopped(w)
+  local f = io.open("/proc/" .. tostring(w.proc:pid()) .. "/stat", "r")
+  local line = f and f:read("l")
+  if f then f:close() end
+  -- (the command in parentheses may hold anything: the state follows the last ')')
+  local state = line and line:match("%)%s+(%S)%s+%S+[^)]*$")
+  return state == "T" or state == "t"
+end
+
+-- Game 'g' lost its worker for a reason no player can be charged with ('why'): it goes back to
+-- 'requeued' to be played again, at most three times in all; then the tournament stops with every
+-- cause, and no result for the game (--resume plays it again).
+function Pool:again(g, requeued, why)
+  g.retries = (g.retries or 0) + 1
+  g.causes = g.causes or {}
+  g.causes[#g.causes + 1] = why
+  if g.retries > 2 then
+    local s = self.s
+    error(string.format("game %d (%s against %s) lost its worker process three times (%s); no player "
+      .. "is charged and no result is recorded for it: find what kills the workers (an engine that "
+      .. "signals other processes, the system's out-of-memory killer), then --resume plays it again",
+      g.id, s.players[g.black].name, s.players[g.white].name, table.concat(g.causes, "; ")), 0)
+  end
+  self.log(string.format("game %d: %s; no player is charged, the game is played again", g.id, why))
+  requeued[#requeued + 1] = g
+end
+
 -- The game of worker 'w' ended without a record: the side to move loses.
 function Pool:lost(w, termination, why)
   local g = w.game
@@ -193,26 +225,23 @@ function Pool:play(queue, stop)
           error("a worker failed before playing (" .. why .. ")" .. (tail ~= "" and (":\n" .. tail) or ""), 0)
         end
         local g = w.game
-        if g and w.started == g.id then
+        w.game = nil
+        if g then
           -- what the worker printed may hold host paths: it goes to the log, not the record
           if tail ~= "" then self.log(string.format("game %d: %s; its last output:\n%s", g.id, why, tail:sub(-300))) end
-          self:lost(w, "error", why)
-        elseif g then
-          -- died between two games: the game never started, play it elsewhere (twice at most)
-          g.retries = (g.retries or 0) + 1
-          if g.retries > 2 then error("workers keep dying before game " .. g.id .. " starts: " .. why, 0) end
-          requeued[#requeued + 1] = g
+          self:again(g, requeued, why .. (w.started == g.id and " during the game" or " before the game began"))
         end
       elseif w.game and now - w.last > self.hang then
+        local halted = stopped(w)
         self:drop(w)
-        if w.started == w.game.id then
+        if w.started == w.game.id and not halted then
           self:lost(w, "time forfeit", string.format("no move for %.0f s (the hang limit): the worker was killed", now - w.last))
         else
-          -- silent before the game began: no player is at fault, the game is played again
+          -- silent before the game began, or held stopped by a signal: no player is at fault
           local g = w.game
-          g.retries = (g.retries or 0) + 1
-          if g.retries > 2 then error("workers keep hanging before game " .. g.id .. " starts", 0) end
-          requeued[#requeued + 1] = g
+          w.game = nil
+          self:again(g, requeued, halted and "the worker process was found stopped (SIGSTOP) at the hang limit"
+            or "the worker process was silent before the game began")
         end
       end
     end
