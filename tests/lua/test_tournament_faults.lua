@@ -247,34 +247,31 @@ tests["a worker killed with SIGKILL during a move charges no one: the game is pl
   cleanup()
 end
 
-tests["an engine that kills its worker wins nothing: the game is played again, then the run stops"] = function()
+-- Plays a 6x6 tournament of tests/lua/fixtures/ugi_kills_worker.py ('how': "" kills its worker
+-- after its first answer, "stop" stops it) against 'opponent': the run must stop naming the
+-- game and 'cause', with no record for it (nobody lost it).
+local function engine_harms_its_worker(how, opponent, hang, cause)
   local dir = tmpdir()
-  local killer = "ugi:python3 tests/lua/fixtures/ugi_kills_worker.py"
-  local ok, err = pcall(T.run, quiet { bots = { killer, "mcts:time=2" }, rows = 6, cols = 6, games = 2,
-                                       workers = 1, time = 100, hang = 60, out = dir })
+  local spec = "ugi:python3 tests/lua/fixtures/ugi_kills_worker.py" .. how
+  local ok, err = pcall(T.run, quiet { bots = { spec, opponent }, rows = 6, cols = 6, games = 2,
+                                       workers = 1, time = 100, hang = hang, out = dir })
   assert(not ok, "the run goes on with a game that loses its worker every time")
   err = tostring(err)
   assert(err:find("lost its worker process three times", 1, true), err)
-  assert(err:find("killed by signal 9 during the game", 1, true), err)
+  assert(err:find(cause, 1, true), err)
   assert(err:find("no player is charged and no result is recorded", 1, true), err)
-  -- nobody lost the game: it has no record
   local recs = pgn.read(read(dir .. "/games.pgn") or "")
   assert(#recs == 0, "a result for the game whose worker died: " .. tostring(recs[1] and recs[1].reason))
   cleanup()
 end
 
+tests["an engine that kills its worker wins nothing: the game is played again, then the run stops"] = function()
+  -- the kill comes while the opponent thinks (2 s a move)
+  engine_harms_its_worker("", "mcts:time=2", 60, "killed by signal 9 during the game")
+end
+
 tests["an engine that stops its worker (SIGSTOP) wins nothing at the hang limit either"] = function()
-  local dir = tmpdir()
-  local stopper = "ugi:python3 tests/lua/fixtures/ugi_kills_worker.py stop"
-  local ok, err = pcall(T.run, quiet { bots = { stopper, "greedy" }, rows = 6, cols = 6, games = 2,
-                                       workers = 1, time = 100, hang = 2, out = dir })
-  assert(not ok, "the run goes on with a game whose worker is stopped every time")
-  err = tostring(err)
-  assert(err:find("lost its worker process three times", 1, true), err)
-  assert(err:find("found stopped (SIGSTOP) at the hang limit", 1, true), err)
-  local recs = pgn.read(read(dir .. "/games.pgn") or "")
-  assert(#recs == 0, "a result for the game whose worker was stopped: " .. tostring(recs[1] and recs[1].reason))
-  cleanup()
+  engine_harms_its_worker(" stop", "greedy", 2, "found stopped (SIGSTOP) at the hang limit")
 end
 
 tests["a hung worker is stopped: the side to move loses on time and the tournament goes on"] = function()
