@@ -154,4 +154,30 @@ function H.patience(seconds, pid, whole_tree)
   end
 end
 
+--- sh(cmd) -> everything 'cmd' (a shell command) wrote to its stdout
+function H.sh(cmd)
+  local p = assert(io.popen(cmd))
+  local out = p:read("a")
+  p:close()
+  return out
+end
+
+--- dump_dom(file [, fragment]) -> the DOM of 'file' (an absolute path; 'fragment' such as
+-- "#ply=3" appended to its address) after headless Chromium has run its scripts. A browser that
+-- gives nothing within its time (a loaded machine, a sanitizer build beside it) is started once
+-- more with twice the time: a page that never renders still fails.
+function H.dump_dom(file, fragment)
+  local path = H.sh("command -v chromium || command -v chromium-browser"):gsub("%s+$", "")
+  assert(path ~= "", "chromium is not installed: run scripts/install-deps.sh --test")
+  for _, seconds in ipairs { 90, 180 } do
+    local profile = H.tmpdir()
+    local dom = H.sh(("timeout %d %s --headless --no-sandbox --disable-gpu --disable-background-networking "
+      .. "--disable-component-update --disable-sync --no-first-run --user-data-dir=%s "
+      .. "--dump-dom 'file://%s%s' 2>/dev/null"):format(seconds, path, profile, file, fragment or ""))
+    H.sh("rm -rf '" .. profile .. "'")
+    if dom:find("</html>", 1, true) then return dom end
+  end
+  error("chromium gave no document for " .. file .. " (twice)")
+end
+
 return H

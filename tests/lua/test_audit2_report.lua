@@ -4,28 +4,7 @@ local H = dofile("tests/lua/helpers.lua")
 
 local T = {}
 
-local function sh(cmd)
-  local p = assert(io.popen(cmd))
-  local out = p:read("a")
-  p:close()
-  return out
-end
-
--- The DOM of 'file' after Chromium ran its scripts (once more with twice the time when a
--- loaded machine gives nothing).
-local function dump_dom(file)
-  local path = sh("command -v chromium || command -v chromium-browser"):gsub("%s+$", "")
-  assert(path ~= "", "chromium is not installed: run scripts/install-deps.sh --test")
-  for _, seconds in ipairs { 90, 180 } do
-    local profile = H.tmpdir()
-    local dom = sh(("timeout %d %s --headless --no-sandbox --disable-gpu --disable-background-networking "
-      .. "--disable-component-update --disable-sync --no-first-run --user-data-dir=%s "
-      .. "--dump-dom 'file://%s' 2>/dev/null"):format(seconds, path, profile, file))
-    sh("rm -rf '" .. profile .. "'")
-    if dom:find("</html>", 1, true) then return dom end
-  end
-  error("chromium gave no document for " .. file .. " (twice)")
-end
+local dump_dom = H.dump_dom
 
 T["report.html of a shard with no game: no script error, the script finishes"] = function()
   local dir = H.tmpdir() .. "/empty"

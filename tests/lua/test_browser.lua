@@ -11,37 +11,7 @@ local T = {}
 
 local H = dofile("tests/lua/helpers.lua")
 
-local function sh(cmd)
-  local p = assert(io.popen(cmd))
-  local out = p:read("a")
-  p:close()
-  return out
-end
-
-local tmpdir, read, write = H.tmpdir, H.read, H.write
-
-local function chromium()
-  local path = sh("command -v chromium || command -v chromium-browser"):gsub("%s+$", "")
-  assert(path ~= "", "chromium is not installed: run scripts/install-deps.sh --test")
-  return path
-end
-
--- The DOM of 'file' (absolute path) with 'fragment' after Chromium has run its scripts. A
--- browser that gives nothing within its time (a loaded machine, a sanitizer build running
--- beside it) is started once more with twice the time: a page that never renders still fails.
-local function dump_dom(file, fragment)
-  for _, seconds in ipairs { 90, 180 } do
-    local profile = tmpdir()
-    local cmd = ("timeout %d %s --headless --no-sandbox --disable-gpu --disable-background-networking "
-      .. "--disable-component-update --disable-sync --no-first-run --user-data-dir=%s "
-      .. "--dump-dom 'file://%s%s' 2>/dev/null"):format(seconds, chromium(), profile, file,
-        fragment or "")
-    local dom = sh(cmd)
-    sh("rm -rf '" .. profile .. "'")
-    if dom:find("</html>", 1, true) then return dom end
-  end
-  error("chromium gave no document for " .. file .. " (twice)")
-end
+local tmpdir, read, write, sh, dump_dom = H.tmpdir, H.read, H.write, H.sh, H.dump_dom
 
 -- A copy of the page at 'path' with 'script' run after the page's own scripts; returns the
 -- lines the script put into <pre id="test-out">, and the document.
