@@ -274,6 +274,28 @@ tests["an engine that stops its worker (SIGSTOP) wins nothing at the hang limit 
   engine_harms_its_worker(" stop", "greedy", 2, "found stopped (SIGSTOP) at the hang limit")
 end
 
+tests["a starved worker is slow, not hung: no one loses at the hang limit"] = function()
+  -- the tournament at nice 19 beside two busy loops, all on CPU 0: each worker gets about 0.7%
+  -- of it, so a move of a few milliseconds takes a second of wall time; the hang limit (0.5 s)
+  -- must count only the time the worker could run
+  local loops = {}
+  for i = 1, 2 do
+    loops[i] = assert(core.spawn({ "taskset", "-c", "0", "sh", "-c", "while :; do :; done" }, { pgroup = true }))
+  end
+  local dir = tmpdir()
+  local code, out = run { "taskset", "-c", "0", "nice", "-n", "19", core.exe_path(), "-e", ([[
+    require("konane.tournament").run { bots = { "alphabeta:depth=5", "greedy" }, rows = 6, cols = 6,
+      games = 4, workers = 2, time = 100, hang = 0.5, out = %q, progress = false }]]):format(dir) }
+  for _, p in ipairs(loops) do p:kill() p:close() end
+  assert(code == 0, out)
+  local recs = records_of(dir)
+  assert(#recs == 4, "four games: " .. #recs)
+  for _, r in ipairs(recs) do
+    assert(r.termination == "normal", r.termination .. ": " .. tostring(r.reason))
+  end
+  cleanup()
+end
+
 tests["a hung worker is stopped: the side to move loses on time and the tournament goes on"] = function()
   local dir = tmpdir()
   local res = T.run(quiet { bots = { SLOW, "greedy", "random" }, games = 2, workers = 2, time = 100,
