@@ -8,8 +8,8 @@
 -- reaches the speed of a tournament of quick bots. Otherwise (several workers, or a bot that is
 -- not built in) each game goes to a worker process (konane.tournament.worker), in its own
 -- process group. A worker that stays silent longer than the hang limit (s.hang, default
--- max(30, 3 x time + 10, 2 x startup + 10) s of the time it could run: waiting for a CPU does
--- not count) while it runs is killed, and the side to move loses
+-- max(30, 3 x time + 10, 2 x startup + 10) s) while it runs (a CPU busy for half of it) or is
+-- blocked is killed, and the side to move loses
 -- that game with every move played so far and the reason (a bot stuck in a C call). A worker
 -- that dies during a game (a crash, kill -9), or is found stopped (SIGSTOP) at the hang limit,
 -- charges no one: any process of this user can signal it, an engine of this or another game
@@ -117,30 +117,35 @@ function Pool:received(g, text)
   self.finished(g, r, text)
 end
 
--- Seconds the main thread of worker 'w' has spent ready to run but waiting for a CPU (Linux's
--- /proc/PID/schedstat; 0 elsewhere). The hang limit counts only the time the worker could run:
--- a worker starved by other work (the referee at nice 19 beside a benchmark) is slow, not hung,
--- and its side to move is not to blame.
-local function cpu_wait(w)
-  local f = io.open("/proc/" .. tostring(w.proc:pid()) .. "/schedstat", "r")
+-- The state letter of worker 'w''s process and the CPU seconds of all its threads (Linux's
+-- /proc/PID/stat, in USER_HZ = 100 ticks a second); nil elsewhere.
+local function proc_stat(w)
+  local f = io.open("/proc/" .. tostring(w.proc:pid()) .. "/stat", "r")
   local line = f and f:read("l")
   if f then f:close() end
-  local ns = line and tonumber(line:match("^%d+%s+(%d+)"))
-  return ns and ns / 1e9 or 0
+  -- (the command in parentheses may hold anything: the fields follow the last ')')
+  local rest = line and line:match("%)%s+([^)]*)$")
+  if not rest then return nil end
+  local fields = {}
+  for x in rest:gmatch("%S+") do fields[#fields + 1] = x end
+  local ut, st = tonumber(fields[12]), tonumber(fields[13])
+  return fields[1], ut and st and (ut + st) / 100 or 0
 end
 
--- Seconds worker 'w' has been silent while it could run, at 'now'.
-local function silent(w, now)
-  return now - w.last - (cpu_wait(w) - w.wait_last)
+-- Is worker 'w', silent past the hang limit, hung? A worker that kept a CPU busy for half the
+-- limit since its last output (a loop in C), or that is not ready to run (blocked, stopped),
+-- is; one ready to run that got little CPU is only starved (the referee at nice 19 beside other
+-- work runs at well under 1% of a core): it is given more time, and its side to move is not to
+-- blame. Without /proc: hung.
+local function hung(w, hang)
+  local state, cpu = proc_stat(w)
+  if not state then return true end
+  return state ~= "R" or cpu - w.cpu_last >= hang / 2
 end
 
 -- Is the process of worker 'w' stopped (SIGSTOP, a tracer)? Linux's /proc; false elsewhere.
 local function stopped(w)
-  local f = io.open("/proc/" .. tostring(w.proc:pid()) .. "/stat", "r")
-  local line = f and f:read("l")
-  if f then f:close() end
-  -- (the command in parentheses may hold anything: the state follows the last ')')
-  local state = line and line:match("%)%s+(%S)%s+%S+[^)]*$")
+  local state = proc_stat(w)
   return state == "T" or state == "t"
 end
 
@@ -211,7 +216,8 @@ function Pool:play(queue, stop)
         end
         if g then
           local text = protocol.game_for_worker(g)
-          w.game, w.started, w.moves, w.last, w.wait_last = g, nil, {}, util.clock(), cpu_wait(w)
+          w.game, w.started, w.moves, w.last = g, nil, {}, util.clock()
+          w.cpu_last = select(2, proc_stat(w)) or 0
           w.proc:write("game " .. #text .. "\n" .. text) -- a dead worker shows at EOF below
         end
       end
@@ -225,7 +231,7 @@ function Pool:play(queue, stop)
     for _, w in ipairs({ table.unpack(self.workers) }) do
       local chunk = w.proc:read()
       if chunk and #chunk > 0 then
-        w.last, w.wait_last = now, cpu_wait(w)
+        w.last, w.cpu_last = now, select(2, proc_stat(w)) or 0
         for _, text in ipairs(protocol.consume(w, chunk)) do
           local g = w.game
           w.game = nil
@@ -249,8 +255,8 @@ function Pool:play(queue, stop)
           if tail ~= "" then self.log(string.format("game %d: %s; its last output:\n%s", g.id, why, tail:sub(-300))) end
           self:again(g, requeued, why .. (w.started == g.id and " during the game" or " before the game began"))
         end
-      elseif w.game and now - w.last > self.hang and silent(w, now) > self.hang then
-        local quiet_for, halted = silent(w, now), stopped(w)
+      elseif w.game and now - w.last > self.hang and hung(w, self.hang) then
+        local quiet_for, halted = now - w.last, stopped(w)
         self:drop(w)
         if w.started == w.game.id and not halted then
           self:lost(w, "time forfeit", string.format("no move for %.0f s (the hang limit): the worker was killed", quiet_for))
