@@ -45,6 +45,22 @@ function M.printable(s, keep_lines)
   return (s:gsub("\194([\128-\159])", function(b) return ("\\u%04x"):format(b:byte()) end))
 end
 
+--- clip(s, max [, keep_end]) -> text
+-- 's' cut to at most 'max' bytes with "..." where it was cut, never inside a UTF-8 character (a
+-- cut one would show as \xNN once made printable): its start is kept, or with 'keep_end' its
+-- end ("..." first). Text of at most 'max' bytes comes back as it is.
+function M.clip(s, max, keep_end)
+  if #s <= max then return s end
+  if keep_end then
+    local from = #s - max + 1
+    while from < #s and (s:byte(from) & 0xC0) == 0x80 do from = from + 1 end
+    return "..." .. s:sub(from)
+  end
+  local cut = max + 1
+  while cut > 1 and (s:byte(cut) & 0xC0) == 0x80 do cut = cut - 1 end
+  return s:sub(1, cut - 1) .. "..."
+end
+
 --- is_game(v) -> boolean
 -- Is 'v' a game (a konane.Game userdata, as konane.new returns)? The library's functions that
 -- take a game check with it, so a wrong argument is an error naming it, not "attempt to index".

@@ -32,8 +32,8 @@ T["a time forfeit names an answer without a line end and a line that is no answe
   r = forfeit("info depth 2\\n\\357\\273\\277bestmove d3\\n")
   assert(r:find("the last line it sent: '\\xEF\\xBB\\xBFbestmove d3'", 1, true), r)
   -- long text is cut between characters, never inside one (a cut one would show as \xNN)
-  r = forfeit(("\195\169"):rep(60) .. "\\r\\r")
-  assert(r:find("its output ends without a newline: '..." .. ("\195\169"):rep(37) .. "\\x0D\\x0D'", 1, true), r)
+  r = forfeit(("\195\169"):rep(60) .. "\\r\\r\\r")
+  assert(r:find("its output ends without a newline: '..." .. ("\195\169"):rep(38) .. "\\x0D\\x0D\\x0D'", 1, true), r)
   r = forfeit("x" .. ("\195\169"):rep(60) .. "\\n")
   assert(r:find("the last line it sent: 'x" .. ("\195\169"):rep(49) .. "...'", 1, true), r)
   -- an engine that sent nothing at all: the reason as before

@@ -42,6 +42,17 @@ T["mix depends on both numbers and stays a non-negative 53-bit integer"] = funct
   end
 end
 
+T["clip cuts long text between UTF-8 characters, from the start or keeping the end"] = function()
+  local clip = util.clip
+  local e = "\195\169" -- two bytes
+  assert(clip("short", 5) == "short" and clip("", 0) == "")
+  assert(clip("abcdef", 4) == "abcd..." and clip("abcdef", 4, true) == "...cdef")
+  -- byte 4 starts no character: the cut moves back before it, the end's start forward past it
+  assert(clip("a" .. e .. e, 4) == "a" .. e .. "...")
+  assert(clip(e .. e .. "a", 4, true) == "..." .. e .. "a")
+  assert(clip(e:rep(5), 5) == e:rep(2) .. "...")
+end
+
 T["now is a clock that never goes back"] = function()
   local t0 = util.now()
   local t1 = util.now()

@@ -212,26 +212,16 @@ end
 -- it never ended with a newline (CR alone ends no line) or the last line it did send (an
 -- answer the referee did not take: `BESTMOVE d5`, a BOM before it); "" when it sent nothing.
 function Conn:said()
+  local clip = require("konane.util").clip
   local function visible(s) -- control bytes and a BOM as \xNN, as the docs quote
     s = s:gsub("%c", function(ch) return ("\\x%02X"):format(ch:byte()) end)
     s = s:gsub("\239\187\191", "\\xEF\\xBB\\xBF")
-    if #s > 100 then
-      -- cut before a character's first byte: a cut character would show as \xNN
-      local cut = 101
-      while cut > 1 and (s:byte(cut) & 0xC0) == 0x80 do cut = cut - 1 end
-      s = s:sub(1, cut - 1) .. "..."
-    end
-    return s
+    return clip(s, 100)
   end
   local pending = self.buf:sub(self.start)
   if pending:find("%S") then
-    -- its end: where an answer would be (from a character's first byte)
-    if #pending > 80 then
-      local from = #pending - 76
-      while from < #pending and (pending:byte(from) & 0xC0) == 0x80 do from = from + 1 end
-      pending = "..." .. pending:sub(from)
-    end
-    return "; its output ends without a newline: '" .. visible(pending) .. "'"
+    -- its end: where an answer would be
+    return "; its output ends without a newline: '" .. visible(clip(pending, 80, true)) .. "'"
   elseif self.last_line then
     return "; the last line it sent: '" .. visible(self.last_line) .. "'"
   end

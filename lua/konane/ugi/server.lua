@@ -17,6 +17,7 @@ local konane = require("konane")
 local bot_mod = require("konane.bot")
 local printable = require("konane.util").printable
 local strip_library_position = require("konane.util").strip_library_position
+local clip = require("konane.util").clip
 
 -- Taken before a bot file runs, so what the bot does to the konane table spoils no position.
 local konane_new, konane_variant = konane.new, konane.variant
@@ -81,13 +82,7 @@ local function clean(msg, max)
   if #msg > 4096 then msg = msg:sub(1, 4096) end
   msg = strip_library_position(msg)
   msg = printable((msg:gsub("%s+", " ")))
-  if #msg > max then
-    -- cut before a character's first byte (printable left only whole UTF-8 characters)
-    local cut = max + 1
-    while cut > 1 and (msg:byte(cut) & 0xC0) == 0x80 do cut = cut - 1 end
-    msg = msg:sub(1, cut - 1) .. "..."
-  end
-  return msg
+  return clip(msg, max)
 end
 
 --- new(spec, chan [, opts]) -> server
