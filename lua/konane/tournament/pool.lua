@@ -132,21 +132,16 @@ local function proc_stat(w)
   return fields[1], ut and st and (ut + st) / 100 or 0
 end
 
--- Is worker 'w', silent past the hang limit, hung? A worker that kept a CPU busy for half the
--- limit since its last output (a loop in C), or that is not ready to run (blocked, stopped),
--- is; one ready to run that got little CPU is only starved (the referee at nice 19 beside other
--- work runs at well under 1% of a core): it is given more time, and its side to move is not to
--- blame. Without /proc: hung.
-local function hung(w, hang)
+-- Worker 'w' has been silent past the hang limit 'hang': "stopped" (SIGSTOP, a tracer), "hung"
+-- (it kept a CPU busy for half the limit since its last output, a loop in C, or it is blocked),
+-- or nil: ready to run but given little CPU, it is only starved (the referee at nice 19 beside
+-- other work runs at well under 1% of a core) and waits on; its side to move is not to blame.
+-- Without /proc: "hung".
+local function hang_state(w, hang)
   local state, cpu = proc_stat(w)
-  if not state then return true end
-  return state ~= "R" or cpu - w.cpu_last >= hang / 2
-end
-
--- Is the process of worker 'w' stopped (SIGSTOP, a tracer)? Linux's /proc; false elsewhere.
-local function stopped(w)
-  local state = proc_stat(w)
-  return state == "T" or state == "t"
+  if state == "T" or state == "t" then return "stopped" end
+  if state == "R" and cpu - w.cpu_last < hang / 2 then return nil end
+  return "hung"
 end
 
 -- Game 'g' lost its worker for a reason no player can be charged with ('why'): it goes back to
@@ -238,6 +233,7 @@ function Pool:play(queue, stop)
           if g and w.started == g.id then self:received(g, text) end
         end
       end
+      local hang = chunk ~= nil and w.game and now - w.last > self.hang and hang_state(w, self.hang)
       if chunk == nil then
         -- end of output: the worker process is gone
         local how, code = w.proc:wait(true)
@@ -255,16 +251,15 @@ function Pool:play(queue, stop)
           if tail ~= "" then self.log(string.format("game %d: %s; its last output:\n%s", g.id, why, tail:sub(-300))) end
           self:again(g, requeued, why .. (w.started == g.id and " during the game" or " before the game began"))
         end
-      elseif w.game and now - w.last > self.hang and hung(w, self.hang) then
-        local quiet_for, halted = now - w.last, stopped(w)
+      elseif hang then
         self:drop(w)
-        if w.started == w.game.id and not halted then
-          self:lost(w, "time forfeit", string.format("no move for %.0f s (the hang limit): the worker was killed", quiet_for))
+        if w.started == w.game.id and hang == "hung" then
+          self:lost(w, "time forfeit", string.format("no move for %.0f s (the hang limit): the worker was killed", now - w.last))
         else
           -- silent before the game began, or held stopped by a signal: no player is at fault
           local g = w.game
           w.game = nil
-          self:again(g, requeued, halted and "the worker process was found stopped (SIGSTOP) at the hang limit"
+          self:again(g, requeued, hang == "stopped" and "the worker process was found stopped (SIGSTOP) at the hang limit"
             or "the worker process was silent before the game began")
         end
       end
