@@ -32,6 +32,7 @@ long syscall(long number, ...); /* <unistd.h> declares it only for _DEFAULT_SOUR
 #include "lualib.h"
 
 #include "lkonane.h"
+#include "sandbox.h"
 
 double lk_now(void) {
   struct timespec ts;
@@ -122,7 +123,8 @@ static int l_listdir(lua_State *L) {
 **   p:write(s) -> true, or nil and a message (the child is gone)
 **   p:close_input() -> the child reads end of file
 **   p:wait([block]) -> nil while running, else "exit", code / "signal", n
-**   p:kill([signal number]) ; p:pid() ; p:close() ; core.kill_strays()
+**   p:kill([signal number]) ; p:pid() ; p:sandboxed() ; p:close() ;
+**   core.kill_strays() ; core.sandbox()
 **   core.isatty(fd) ; core.term_columns(fd) ; core.exe_path() ;
 **   core.fsync(file) ; core.lock(file)
 ** A process still running when its userdata is collected or closed is
@@ -135,6 +137,10 @@ typedef struct lprocess {
   int pgroup;   /* the child leads its own process group */
   int nonblock; /* wfd is non-blocking (set by the first write with a timeout) */
   int status;   /* waitpid status once reaped */
+  int sfd;      /* sandboxed: read end of the pipe where the namespace's init
+                ** writes the player's wait status, -1 otherwise or once read */
+  int sandboxed; /* 'pid' is the init of the player's own namespaces */
+  pid_t engine;  /* sandboxed: the player's own pid (the init's first child), or 0 */
 } lprocess;
 
 #define check_process(L, i) ((lprocess *)luaL_checkudata(L, i, PROCESS_MT))
@@ -240,6 +246,173 @@ static void spawn_close_from(int lo, int keep) {
 
 static void spawned_register(lua_State *L, pid_t pid);
 
+/* The first child of process 'pid' (Linux /proc/PID/task/PID/children: in
+** the order they were made), or 0. */
+static pid_t first_child(pid_t pid) {
+  char path[64], buf[32];
+  snprintf(path, sizeof path, "/proc/%ld/task/%ld/children", (long)pid, (long)pid);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (n <= 0) return 0;
+  buf[n] = 0;
+  return (pid_t)strtol(buf, NULL, 10);
+}
+
+/* What a child needs between fork and exec (read-only there). */
+typedef struct {
+  const char **argv;
+  int *fds;      /* the pipes of l_spawn */
+  int with_stdin, err_mode, setsid_, pgroup;
+  double memory, cpu;
+} spawn_plan;
+
+/* Reports a failed step ('stage', errno) through the status pipe and ends
+** the child: the parent reads it instead of a dead child. */
+static void spawn_fail(int fd, int stage) {
+  kn_sandbox_error r = {stage, errno};
+  if (write(fd, &r, sizeof r) < 0) { /* nothing more to do */ }
+  _exit(127);
+}
+
+/* In the child: its session or group, its descriptors, its limits, then
+** the program. Async-signal-safe calls only (the parent may have threads).
+** Never returns. */
+static void spawn_exec(const spawn_plan *sp) {
+  const int *fds = sp->fds;
+  int in = sp->with_stdin ? fds[4] : open("/dev/null", O_RDONLY);
+  int errfd = fds[1];
+  if (sp->setsid_) {
+    setsid();
+#ifdef __linux__
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive the referee */
+#endif
+  } else if (sp->pgroup) {
+    setpgid(0, 0);
+  }
+  signal(SIGINT, SIG_DFL);
+  signal(SIGPIPE, SIG_DFL);
+  if (in >= 0 && in != 0) {
+    dup2(in, 0);
+    close(in);
+  }
+  if (sp->err_mode == 1) errfd = open("/dev/null", O_WRONLY);
+  if (sp->err_mode == 2) errfd = fds[7] >= 0 ? fds[7] : open("/dev/null", O_WRONLY);
+  dup2(fds[1], 1);
+  if (errfd >= 0) dup2(errfd, 2);
+  if (fds[1] > 2) close(fds[1]);
+  if (errfd > 2 && errfd != fds[1]) close(errfd);
+  if (sp->memory > 0) {
+#if defined(__SANITIZE_ADDRESS__)
+    /* a sanitizer build reserves terabytes of shadow memory: no RLIMIT_AS
+    ** there; its allocator is told the budget instead (test builds only) */
+    char opts[160];
+    snprintf(opts, sizeof opts,
+             "allocator_may_return_null=1:max_allocation_size_mb=%.0f:"
+             "soft_rss_limit_mb=%.0f", sp->memory / 1048576.0, sp->memory / 1048576.0);
+    setenv("ASAN_OPTIONS", opts, 1);
+#else
+    struct rlimit as = {(rlim_t)sp->memory, (rlim_t)sp->memory};
+    setrlimit(RLIMIT_AS, &as);
+#endif
+  }
+  if (sp->cpu > 0) {
+    rlim_t secs = (rlim_t)sp->cpu + ((double)(rlim_t)sp->cpu < sp->cpu); /* rounded up: never 0 */
+    struct rlimit c = {secs, secs + 1};
+    setrlimit(RLIMIT_CPU, &c);
+  }
+  spawn_close_from(3, fds[3]); /* nothing inherited but the pipes */
+  execvp(sp->argv[0], (char *const *)sp->argv);
+  spawn_fail(fds[3], KN_SB_EXEC);
+}
+
+/*
+** The child of kn_sandbox_clone: PID 1 of the player's own user, PID and
+** mount namespaces. It leads a session (so p:kill reaches the player, its
+** child, through the group), dies with the referee, makes the namespaces
+** (ids, its own /proc), starts the player with every signal blocked here
+** and becomes its init: it keeps only the pipe for the player's wait status
+** (fds[9]). Async-signal-safe calls only. Never returns.
+*/
+static void spawn_sandboxed(spawn_plan *sp, unsigned uid, unsigned gid) {
+  int *fds = sp->fds;
+  setsid();
+#ifdef __linux__
+  prctl(PR_SET_PDEATHSIG, SIGKILL); /* the namespace ends with its init */
+#endif
+  int stage = kn_sandbox_enter(uid, gid);
+  if (stage != KN_SB_OK) spawn_fail(fds[3], stage);
+  sigset_t all, old;
+  sigfillset(&all);
+  signal(SIGCHLD, SIG_DFL); /* the init reaps: never auto-reaped */
+  sigprocmask(SIG_BLOCK, &all, &old);
+  pid_t child = kn_sandbox_fork();
+  if (child < 0) spawn_fail(fds[3], KN_SB_FORK);
+  if (child == 0) {
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    if (kn_sandbox_drop() != KN_SB_OK) spawn_fail(fds[3], KN_SB_CAPS);
+    sp->setsid_ = sp->pgroup = 0; /* the init's group is the player's */
+    spawn_exec(sp);
+  }
+  spawn_close_from(0, fds[9]);
+  kn_sandbox_init(child, fds[9]);
+}
+
+/* Registry key of the sandbox's availability in this process: a table
+** {ok = boolean, why = string}, made by the first question. */
+#define SANDBOX_KEY "konane.sandbox"
+
+/* Pushes nothing; returns whether players can be sandboxed here and sets
+** '*why' (a string kept in the registry) when they cannot. The answer is
+** found once per Lua state: KONANE_NO_SANDBOX set and not empty forces
+** "no"; otherwise a probe makes the namespaces once and says which step
+** the system refused. */
+static int sandbox_available(lua_State *L, const char **why) {
+  int ok;
+  if (lua_getfield(L, LUA_REGISTRYINDEX, SANDBOX_KEY) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_createtable(L, 0, 2);
+    const char *force = getenv("KONANE_NO_SANDBOX");
+    kn_sandbox_error e;
+    if (force && *force) {
+      ok = 0;
+      lua_pushliteral(L, "KONANE_NO_SANDBOX is set");
+    } else if (kn_sandbox_probe((unsigned)getuid(), (unsigned)getgid(), &e)) {
+      ok = 1;
+      lua_pushliteral(L, "");
+    } else {
+      ok = 0;
+      lua_pushfstring(L, "the system refused the namespaces (%s: %s)",
+                      kn_sandbox_stage_name(e.stage), strerror(e.err));
+    }
+    lua_setfield(L, -2, "why");
+    lua_pushboolean(L, ok);
+    lua_setfield(L, -2, "ok");
+    lua_pushvalue(L, -1);
+    lua_setfield(L, LUA_REGISTRYINDEX, SANDBOX_KEY);
+  }
+  lua_getfield(L, -1, "ok");
+  ok = lua_toboolean(L, -1);
+  lua_getfield(L, -2, "why");
+  *why = lua_tostring(L, -1); /* kept alive by the registry's table */
+  lua_pop(L, 3);
+  return ok;
+}
+
+/* core.sandbox() -> true | false, why: whether core.spawn{sandbox = true}
+** gives players namespaces of their own here (see sandbox_available). */
+static int l_sandbox(lua_State *L) {
+  const char *why;
+  if (sandbox_available(L, &why)) {
+    lua_pushboolean(L, 1);
+    return 1;
+  }
+  lua_pushboolean(L, 0);
+  lua_pushstring(L, why);
+  return 2;
+}
+
 /*
 ** core.spawn(argv [, opts]): starts argv[1] (searched in PATH when it has
 ** no slash) with the arguments argv[2..]. Options:
@@ -247,6 +420,12 @@ static void spawned_register(lua_State *L, pid_t pid);
 **     terminal reaches only the parent, and p:kill() kills the group;
 **   session: a session of its own (setsid: no terminal, its own group), and
 **     on Linux it is killed when the parent dies (untrusted players);
+**   sandbox: a session as above, and on Linux, where core.sandbox() says
+**     so, the child runs in its own user, PID and mount namespaces with its
+**     own /proc and no capabilities: it sees and can signal only its own
+**     descendants, and they all die with it (p:pid() is then the pid of the
+**     namespace's init, a small process that starts the child, reaps and
+**     passes its exit status on; p:sandboxed() tells); elsewhere as session;
 **   stdin: a pipe as the child's stdin (p:write), else /dev/null;
 **   stderr: absent or true: into the output pipe with stdout; false:
 **     /dev/null; a path: appended to that file by a thread of this
@@ -258,10 +437,10 @@ static void spawned_register(lua_State *L, pid_t pid);
 */
 static int l_spawn(lua_State *L) {
   static const char *const names[] = {"pgroup", "stdin", "session", "stderr",
-                                      "memory", "cpu",   NULL};
+                                      "memory", "cpu",   "sandbox", NULL};
   luaL_checktype(L, 1, LUA_TTABLE);
   lk_opts_check(L, 2, names, "spawn");
-  int pgroup = 0, with_stdin = 0, session = 0, err_mode = 0;
+  int pgroup = 0, with_stdin = 0, session = 0, err_mode = 0, sandboxed = 0;
   double memory = 0, cpu = 0;
   const char *log = NULL;
   if (lua_istable(L, 2)) {
@@ -271,7 +450,9 @@ static int l_spawn(lua_State *L) {
     with_stdin = lua_toboolean(L, -1);
     lua_getfield(L, 2, "session");
     session = lua_toboolean(L, -1);
-    lua_pop(L, 3);
+    lua_getfield(L, 2, "sandbox");
+    sandboxed = lua_toboolean(L, -1);
+    lua_pop(L, 4);
     int t = lua_getfield(L, 2, "stderr");
     if (t == LUA_TSTRING) {
       err_mode = 2;
@@ -284,6 +465,11 @@ static int l_spawn(lua_State *L) {
     lua_pop(L, 1);
     memory = lk_opt_number(L, 2, "memory", 0, 1e15, 0);
     cpu = lk_opt_number(L, 2, "cpu", 0, 1e9, 0);
+  }
+  if (sandboxed) {
+    const char *why;
+    session = 1;
+    sandboxed = sandbox_available(L, &why);
   }
   if (session) pgroup = 1;
   lua_Integer n = luaL_len(L, 1);
@@ -305,15 +491,21 @@ static int l_spawn(lua_State *L) {
   p->pgroup = pgroup;
   p->nonblock = 0;
   p->status = 0;
+  p->sfd = -1;
+  p->sandboxed = sandboxed;
+  p->engine = 0;
   luaL_setmetatable(L, PROCESS_MT);
 
   /* fds: output pipe (read, write), status pipe (read, write), stdin pipe
-  ** (read, write), stderr pipe to the log's copier (read, write) */
-  int fds[8] = {-1, -1, -1, -1, -1, -1, -1, -1};
-  int err = 0;
+  ** (read, write), stderr pipe to the log's copier (read, write), the
+  ** sandboxed player's wait status from its init (read, write) */
+  int fds[10] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+  kn_sandbox_error fail;
   pid_t pid;
-  if (pipe(fds) != 0 || pipe(fds + 2) != 0 || (with_stdin && pipe(fds + 4) != 0)) {
-    process_close_fds(fds, 8);
+  unsigned uid = (unsigned)getuid(), gid = (unsigned)getgid();
+  if (pipe(fds) != 0 || pipe(fds + 2) != 0 || (with_stdin && pipe(fds + 4) != 0) ||
+      (sandboxed && pipe(fds + 8) != 0)) {
+    process_close_fds(fds, 10);
     lua_pushnil(L);
     lua_pushfstring(L, "cannot start '%s': %s", argv[0], strerror(errno));
     return 2;
@@ -326,6 +518,10 @@ static int l_spawn(lua_State *L) {
   process_cloexec(fds[2]);
   process_cloexec(fds[3]);
   if (with_stdin) process_cloexec(fds[5]);
+  if (sandboxed) {
+    process_cloexec(fds[8]);
+    process_cloexec(fds[9]);
+  }
   if (err_mode == 2) { /* the log or, when it cannot be opened, /dev/null */
     int logfd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (logfd >= 0 && pipe(fds + 6) == 0) {
@@ -341,90 +537,64 @@ static int l_spawn(lua_State *L) {
       close(logfd);
     }
   }
+  spawn_plan plan = {argv, fds, with_stdin, err_mode, session, pgroup, memory, cpu};
   fflush(NULL);
-  pid = fork();
+  pid = sandboxed ? kn_sandbox_clone() : fork();
   if (pid < 0) {
-    process_close_fds(fds, 8);
+    process_close_fds(fds, 10);
     lua_pushnil(L);
     lua_pushfstring(L, "cannot start '%s': %s", argv[0], strerror(errno));
     return 2;
   }
   if (pid == 0) { /* child: only async-signal-safe calls until exec */
-    int in = with_stdin ? fds[4] : open("/dev/null", O_RDONLY);
-    int errfd = fds[1];
-    if (session) {
-      setsid();
-#ifdef __linux__
-      prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive the referee */
-#endif
-    } else if (pgroup) {
-      setpgid(0, 0);
-    }
-    signal(SIGINT, SIG_DFL);
-    signal(SIGPIPE, SIG_DFL);
-    if (in >= 0 && in != 0) {
-      dup2(in, 0);
-      close(in);
-    }
-    if (err_mode == 1) errfd = open("/dev/null", O_WRONLY);
-    if (err_mode == 2) errfd = fds[7] >= 0 ? fds[7] : open("/dev/null", O_WRONLY);
-    dup2(fds[1], 1);
-    if (errfd >= 0) dup2(errfd, 2);
-    if (fds[1] > 2) close(fds[1]);
-    if (errfd > 2 && errfd != fds[1]) close(errfd);
-    if (memory > 0) {
-#if defined(__SANITIZE_ADDRESS__)
-      /* a sanitizer build reserves terabytes of shadow memory: no RLIMIT_AS
-      ** there; its allocator is told the budget instead (test builds only) */
-      char opts[160];
-      snprintf(opts, sizeof opts,
-               "allocator_may_return_null=1:max_allocation_size_mb=%.0f:"
-               "soft_rss_limit_mb=%.0f", memory / 1048576.0, memory / 1048576.0);
-      setenv("ASAN_OPTIONS", opts, 1);
-#else
-      struct rlimit as = {(rlim_t)memory, (rlim_t)memory};
-      setrlimit(RLIMIT_AS, &as);
-#endif
-    }
-    if (cpu > 0) {
-      rlim_t secs = (rlim_t)cpu + ((double)(rlim_t)cpu < cpu); /* rounded up: never 0 */
-      struct rlimit c = {secs, secs + 1};
-      setrlimit(RLIMIT_CPU, &c);
-    }
-    spawn_close_from(3, fds[3]); /* nothing inherited but the pipes */
-    execvp(argv[0], (char *const *)argv);
-    err = errno;
-    if (write(fds[3], &err, sizeof err) < 0) { /* nothing more to do */ }
-    _exit(127);
+    if (sandboxed) spawn_sandboxed(&plan, uid, gid);
+    spawn_exec(&plan);
   }
   if (pgroup && !session) setpgid(pid, pid); /* also here: no race with an early kill */
-  close(fds[1]);
-  close(fds[3]);
-  fds[1] = fds[3] = -1;
+  process_close_fds(fds + 1, 1);
+  process_close_fds(fds + 3, 1);
   process_close_fds(fds + 7, 1); /* the copier sees end of file when the child's side closes */
-  if (with_stdin) {
-    close(fds[4]);
-    fds[4] = -1;
-  }
+  process_close_fds(fds + 9, 1);
+  if (with_stdin) process_close_fds(fds + 4, 1);
   ssize_t got;
-  do got = read(fds[2], &err, sizeof err);
+  do got = read(fds[2], &fail, sizeof fail);
   while (got < 0 && errno == EINTR);
-  close(fds[2]);
-  fds[2] = -1;
-  if (got == (ssize_t)sizeof err) { /* exec failed: reap and report */
+  process_close_fds(fds + 2, 1);
+  if (got == (ssize_t)sizeof fail) { /* exec failed, or the sandbox: reap and report */
     int status;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-    process_close_fds(fds, 8);
+    process_close_fds(fds, 10);
     lua_pushnil(L);
-    lua_pushfstring(L, "cannot run '%s': %s", argv[0], strerror(err));
+    if (fail.stage == KN_SB_EXEC)
+      lua_pushfstring(L, "cannot run '%s': %s", argv[0], strerror(fail.err));
+    else
+      lua_pushfstring(L, "cannot start '%s' in its sandbox (%s: %s)", argv[0],
+                      kn_sandbox_stage_name(fail.stage), strerror(fail.err));
     return 2;
   }
   fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
   p->pid = pid;
   p->fd = fds[0];
   p->wfd = with_stdin ? fds[5] : -1;
+  p->sfd = fds[8];
+  if (p->sfd >= 0) fcntl(p->sfd, F_SETFL, fcntl(p->sfd, F_GETFL) | O_NONBLOCK);
+  if (sandboxed) p->engine = first_child(pid);
   spawned_register(L, pid);
   return 1;
+}
+
+/* A sandboxed process's init has ended: the player's wait status it wrote
+** replaces the init's own (none when the init was killed first: a kill of
+** the group, whose status is the player's too). */
+static void process_take_status(lprocess *p) {
+  if (p->sfd < 0) return;
+  int status;
+  ssize_t got;
+  do got = read(p->sfd, &status, sizeof status);
+  while (got < 0 && errno == EINTR);
+  if (got == (ssize_t)sizeof status) p->status = status;
+  close(p->sfd);
+  p->sfd = -1;
 }
 
 /* Reaps the child if it has ended ('block': wait for it). 1 when reaped. */
@@ -437,6 +607,7 @@ static int process_reap(lprocess *p, int block) {
   if (r == p->pid) {
     p->status = status;
     p->pid = 0;
+    process_take_status(p);
     return 1;
   }
   if (r < 0 && errno == ECHILD) { /* reaped elsewhere: nothing to wait for */
@@ -458,7 +629,11 @@ static int process_reap(lprocess *p, int block) {
 ** SIGKILL, with its process group, and reaped. So is a child of a living
 ** player (a session leader core.spawn started) that left the player's session:
 ** its parent reaps it. Killing one re-parents its own children here: the sweep
-** repeats until a pass finds none.
+** repeats until a pass finds none. A sandboxed player's descendants stay in
+** its namespaces, where orphans go to its init; the sweep kills every child
+** of the init but the player and every child of the player outside the
+** player's session (the init's), so a player kept from game to game keeps
+** nothing it left behind either.
 */
 #define SPAWNED_KEY "konane.spawned" /* registry: pid -> process (weak values) */
 #define SWEEP_ROUNDS 64
@@ -476,13 +651,19 @@ static void spawned_register(lua_State *L, pid_t pid) {
   lua_pop(L, 1);
 }
 
-/* Is 'pid' a process core.spawn started and has not reaped? */
-static int spawned_owns(lua_State *L, pid_t pid) {
+/* Is 'pid' a process core.spawn started and has not reaped? 1 if so (and
+** '*engine' is 0), 2 when it is the init of a sandboxed player ('*engine' is
+** the player's pid, or 0 when unknown), else 0. */
+static int spawned_owns(lua_State *L, pid_t pid, pid_t *engine) {
   int top = lua_gettop(L), owned = 0;
+  *engine = 0;
   if (lua_getfield(L, LUA_REGISTRYINDEX, SPAWNED_KEY) == LUA_TTABLE &&
       lua_rawgeti(L, -1, (lua_Integer)pid) == LUA_TUSERDATA) {
     const lprocess *p = lua_touserdata(L, -1);
-    owned = p->pid == pid;
+    if (p->pid == pid) {
+      owned = p->sandboxed ? 2 : 1;
+      *engine = p->engine;
+    }
   }
   lua_settop(L, top);
   return owned;
@@ -491,8 +672,8 @@ static int spawned_owns(lua_State *L, pid_t pid) {
 /* Reads the parent, process group and session of process 'name' (a /proc
 ** entry); 0 on success. The command name in parentheses may hold anything:
 ** the fields are read after its last ')'. */
-static int proc_stat(const char *name, long *ppid, long *pgrp, long *sid) {
-  char path[64], buf[512], state;
+static int proc_stat(const char *name, long *ppid, long *pgrp, long *sid, char *state) {
+  char path[64], buf[512];
   snprintf(path, sizeof path, "/proc/%s/stat", name);
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return -1;
@@ -501,14 +682,42 @@ static int proc_stat(const char *name, long *ppid, long *pgrp, long *sid) {
   if (n <= 0) return -1;
   buf[n] = 0;
   const char *rp = strrchr(buf, ')');
-  if (!rp || sscanf(rp + 1, " %c %ld %ld %ld", &state, ppid, pgrp, sid) != 4) return -1;
+  if (!rp || sscanf(rp + 1, " %c %ld %ld %ld", state, ppid, pgrp, sid) != 4) return -1;
   return 0;
+}
+
+/* Fills 'out' (room for 'max') with the (init, engine) pids of the living
+** sandboxed players core.spawn started; returns how many. */
+static int sandboxed_players(lua_State *L, pid_t (*out)[2], int max) {
+  int n = 0;
+  if (lua_getfield(L, LUA_REGISTRYINDEX, SPAWNED_KEY) == LUA_TTABLE) {
+    lua_pushnil(L);
+    while (lua_next(L, -2) != 0) {
+      const lprocess *p = lua_touserdata(L, -1);
+      if (p && p->pid > 0 && p->sandboxed && p->engine > 0 && n < max) {
+        out[n][0] = p->pid;
+        out[n][1] = p->engine;
+        n++;
+      }
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 1);
+  return n;
+}
+
+/* Kills process 'pid' with SIGKILL, and its group when it leads one. */
+static void strike(pid_t pid, long pgrp) {
+  if (pgrp == (long)pid) kill(-pid, SIGKILL);
+  kill(pid, SIGKILL);
 }
 
 /* core.kill_strays() -> number of processes ended (see above). */
 static int l_kill_strays(lua_State *L) {
   long self = (long)getpid(), own_sid = (long)getsid(0);
   int killed = 0;
+  pid_t(*boxes)[2] = lua_newuserdatauv(L, sizeof(pid_t[2]) * 1024, 0);
+  int nboxes = sandboxed_players(L, boxes, 1024);
   for (int round = 0; round < SWEEP_ROUNDS; round++) {
     DIR *d = opendir("/proc");
     if (!d) break;
@@ -516,26 +725,38 @@ static int l_kill_strays(lua_State *L) {
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
       long ppid, pgrp, sid;
+      char state;
+      pid_t engine;
       if (e->d_name[0] < '1' || e->d_name[0] > '9') continue;
-      if (proc_stat(e->d_name, &ppid, &pgrp, &sid) != 0) continue;
+      if (proc_stat(e->d_name, &ppid, &pgrp, &sid, &state) != 0) continue;
       pid_t pid = (pid_t)strtol(e->d_name, NULL, 10);
       if (ppid != self) {
+        long psid, pp, pg;
+        char name[32], pstate;
+        int i;
+        if (ppid <= 1 || state == 'Z') continue; /* a zombie's parent reaps it */
+        /* in a sandboxed player's namespace: an orphan its init adopted, or a
+        ** child of the player that left the player's session (the init's) */
+        for (i = 0; i < nboxes; i++)
+          if ((long)boxes[i][0] == ppid || (long)boxes[i][1] == ppid) break;
+        if (i < nboxes) {
+          if ((long)boxes[i][0] == ppid ? pid == boxes[i][1] : sid == (long)boxes[i][0]) continue;
+          strike(pid, pgrp); /* the init or the player reaps it */
+          found++;
+          continue;
+        }
         /* a living player's child that left the player's session (fork +
         ** setsid while the player runs on): the player leads its session */
-        long psid, pp, pg;
-        char name[32];
-        if (ppid <= 1 || !spawned_owns(L, (pid_t)ppid)) continue;
+        if (spawned_owns(L, (pid_t)ppid, &engine) != 1) continue;
         snprintf(name, sizeof name, "%ld", ppid);
-        if (proc_stat(name, &pp, &pg, &psid) != 0 || psid != ppid || sid == psid)
+        if (proc_stat(name, &pp, &pg, &psid, &pstate) != 0 || psid != ppid || sid == psid)
           continue;
-        if (pgrp == (long)pid) kill(-pid, SIGKILL);
-        kill(pid, SIGKILL); /* its parent reaps it; its children come here */
+        strike(pid, pgrp); /* its parent reaps it; its children come here */
         found++;
         continue;
       }
-      if (sid == own_sid || spawned_owns(L, pid)) continue;
-      if (pgrp == (long)pid) kill(-pid, SIGKILL);
-      kill(pid, SIGKILL);
+      if (sid == own_sid || spawned_owns(L, pid, &engine)) continue;
+      strike(pid, pgrp);
       int status;
       while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
       found++;
@@ -675,6 +896,13 @@ static int l_process_kill(lua_State *L) {
 static int l_process_pid(lua_State *L) {
   lprocess *p = check_process(L, 1);
   lua_pushinteger(L, p->pid);
+  return 1;
+}
+
+/* p:sandboxed(): true when the process runs in namespaces of its own. */
+static int l_process_sandboxed(lua_State *L) {
+  lprocess *p = check_process(L, 1);
+  lua_pushboolean(L, p->sandboxed);
   return 1;
 }
 
@@ -852,6 +1080,7 @@ static const luaL_Reg process_methods[] = {{"read", l_process_read},
                                            {"wait", l_process_wait},
                                            {"kill", l_process_kill},
                                            {"pid", l_process_pid},
+                                           {"sandboxed", l_process_sandboxed},
                                            {"close", l_process_close},
                                            {NULL, NULL}};
 
@@ -873,6 +1102,7 @@ const luaL_Reg lk_proc_funcs[] = {{"clock", l_clock},
                                          {"call_limited", l_call_limited},
                                          {"listdir", l_listdir},
                                          {"spawn", l_spawn_entry},
+                                         {"sandbox", l_sandbox},
                                          {"fd_read", l_fd_read},
                                          {"poll", l_process_poll},
                                          {"isatty", l_isatty},

@@ -1,0 +1,257 @@
+/*
+** sandbox.c
+** A player process's own user, PID and mount namespaces (Linux)
+** See docs/architecture.md for the map of files
+*/
+#define _GNU_SOURCE /* the CLONE_NEW* flags, syscall, getpgid */
+
+#include "sandbox.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifdef __linux__
+#include <linux/capability.h>
+#include <linux/securebits.h>
+#include <sched.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#endif
+
+const char *kn_sandbox_stage_name(int stage) {
+  switch (stage) {
+  case KN_SB_OK: return "no error";
+  case KN_SB_CLONE: return "new namespaces (clone)";
+  case KN_SB_IDMAP: return "user id map";
+  case KN_SB_PRIVATE: return "private mounts";
+  case KN_SB_PROC: return "mount of /proc";
+  case KN_SB_FORK: return "fork in the namespace";
+  case KN_SB_CAPS: return "dropping capabilities";
+  case KN_SB_EXEC: return "exec";
+  default: return "not Linux";
+  }
+}
+
+#ifdef __linux__
+
+#define SB_FLAGS (CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS)
+
+/* clone3's arguments, the first version's 64 bytes (linux/sched.h has the
+** struct, but its CLONE_* macros clash with <sched.h>'s). */
+typedef struct {
+  uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls;
+} sb_clone_args;
+
+/* A fork-like clone with 'flags': clone3 where the kernel has it (the same
+** on every architecture), else clone with no stack (the child runs on a
+** copy of the caller's, as after fork). */
+static pid_t sb_clone(unsigned long flags) {
+#ifdef SYS_clone3
+  sb_clone_args a;
+  memset(&a, 0, sizeof a);
+  a.flags = flags;
+  a.exit_signal = SIGCHLD;
+  long r = syscall(SYS_clone3, &a, sizeof a);
+  if (r >= 0 || errno != ENOSYS) return (pid_t)r;
+#endif
+#if defined(__s390__) || defined(__CRIS__)
+  return (pid_t)syscall(SYS_clone, 0L, flags | SIGCHLD, 0L, 0L, 0L);
+#else
+  return (pid_t)syscall(SYS_clone, flags | SIGCHLD, 0L, 0L, 0L, 0L);
+#endif
+}
+
+pid_t kn_sandbox_clone(void) { return sb_clone(SB_FLAGS); }
+
+pid_t kn_sandbox_fork(void) { return sb_clone(0); }
+
+/* Writes 'text' (its 'len' bytes) to the file 'path' at once. 0 or -1. */
+static int sb_write_file(const char *path, const char *text, size_t len) {
+  int fd = open(path, O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  ssize_t n = write(fd, text, len);
+  int err = errno;
+  close(fd);
+  errno = err;
+  return n == (ssize_t)len ? 0 : -1;
+}
+
+/* Writes the id map line "ID ID 1\n" into 'buf' (32 bytes); its length. */
+static size_t sb_map_line(char *buf, unsigned id) {
+  char digits[12];
+  int nd = 0;
+  do digits[nd++] = (char)('0' + id % 10);
+  while ((id /= 10) > 0);
+  size_t len = 0;
+  for (int pass = 0; pass < 2; pass++) {
+    for (int i = nd - 1; i >= 0; i--) buf[len++] = digits[i];
+    buf[len++] = ' ';
+  }
+  buf[len++] = '1';
+  buf[len++] = '\n';
+  return len;
+}
+
+int kn_sandbox_enter(unsigned uid, unsigned gid) {
+  char line[32];
+  /* setgroups must be denied before an unprivileged gid map; older kernels have no file */
+  if (sb_write_file("/proc/self/setgroups", "deny", 4) != 0 && errno != ENOENT)
+    return KN_SB_IDMAP;
+  if (sb_write_file("/proc/self/uid_map", line, sb_map_line(line, uid)) != 0) return KN_SB_IDMAP;
+  if (sb_write_file("/proc/self/gid_map", line, sb_map_line(line, gid)) != 0) return KN_SB_IDMAP;
+  /* nothing mounted here may show on the host, whatever its propagation */
+  if (mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) return KN_SB_PRIVATE;
+  if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
+    return KN_SB_PROC;
+  return KN_SB_OK;
+}
+
+int kn_sandbox_drop(void) {
+  /* uid 0 gains no capabilities at exec, and the lock keeps it so */
+  if (prctl(PR_SET_SECUREBITS, SECBIT_NOROOT | SECBIT_NOROOT_LOCKED | SECBIT_NO_SETUID_FIXUP |
+                                   SECBIT_NO_SETUID_FIXUP_LOCKED | SECBIT_KEEP_CAPS_LOCKED,
+            0, 0, 0) != 0)
+    return KN_SB_CAPS;
+  for (int cap = 0; cap < 64; cap++)
+    if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0) {
+      if (errno == EINVAL) break; /* past the last capability this kernel knows */
+      return KN_SB_CAPS;
+    }
+  struct __user_cap_header_struct hdr = {_LINUX_CAPABILITY_VERSION_3, 0};
+  struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+  memset(data, 0, sizeof data);
+  if (syscall(SYS_capset, &hdr, data) != 0) return KN_SB_CAPS;
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return KN_SB_CAPS;
+  return KN_SB_OK;
+}
+
+void kn_sandbox_init(pid_t child, int statusfd) {
+  sigset_t all;
+  sigfillset(&all);
+  for (;;) {
+    siginfo_t si;
+    int sig = sigwaitinfo(&all, &si);
+    if (sig < 0) continue; /* EINTR: nothing to do */
+    if (sig != SIGCHLD) {
+      /* a signal to the group reached the player too; one that left the group gets it here */
+      pid_t pg = getpgid(child);
+      if (pg >= 0 && pg != getpgid(0)) kill(child, sig);
+      continue;
+    }
+    int status;
+    pid_t w;
+    while ((w = waitpid(-1, &status, WNOHANG)) > 0)
+      if (w == child) {
+        if (write(statusfd, &status, sizeof status) < 0) { /* the parent reads our own exit */ }
+        _exit(0); /* the kernel kills the rest of the namespace */
+      }
+  }
+}
+
+int kn_sandbox_probe(unsigned uid, unsigned gid, kn_sandbox_error *e) {
+  int fds[2];
+  e->stage = KN_SB_OK;
+  e->err = 0;
+  if (pipe(fds) != 0) {
+    e->stage = KN_SB_CLONE;
+    e->err = errno;
+    return 0;
+  }
+  fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+  fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+  pid_t pid = kn_sandbox_clone();
+  if (pid < 0) {
+    e->stage = KN_SB_CLONE;
+    e->err = errno;
+    close(fds[0]);
+    close(fds[1]);
+    return 0;
+  }
+  if (pid == 0) { /* the namespace's init: async-signal-safe calls only */
+    kn_sandbox_error r = {KN_SB_OK, 0};
+    close(fds[0]);
+    int stage = kn_sandbox_enter(uid, gid);
+    if (stage != KN_SB_OK) {
+      r.stage = stage;
+      r.err = errno;
+    } else {
+      pid_t c = kn_sandbox_fork();
+      if (c < 0) {
+        r.stage = KN_SB_FORK;
+        r.err = errno;
+      } else if (c == 0) {
+        if (kn_sandbox_drop() != KN_SB_OK) {
+          r.stage = KN_SB_CAPS;
+          r.err = errno;
+          if (write(fds[1], &r, sizeof r) < 0) { /* the status says it failed */ }
+          _exit(1);
+        }
+        _exit(0);
+      } else {
+        int st;
+        while (waitpid(c, &st, 0) < 0 && errno == EINTR) {}
+      }
+    }
+    if (r.stage != KN_SB_OK && write(fds[1], &r, sizeof r) < 0) { /* as above */ }
+    _exit(r.stage != KN_SB_OK);
+  }
+  close(fds[1]);
+  int status;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  kn_sandbox_error r;
+  ssize_t got;
+  do got = read(fds[0], &r, sizeof r);
+  while (got < 0 && errno == EINTR);
+  close(fds[0]);
+  if (got == (ssize_t)sizeof r) {
+    *e = r;
+    return 0;
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    e->stage = KN_SB_FORK;
+    e->err = ECHILD;
+    return 0;
+  }
+  return 1;
+}
+
+#else /* not Linux: no namespaces */
+
+pid_t kn_sandbox_clone(void) {
+  errno = ENOSYS;
+  return -1;
+}
+
+pid_t kn_sandbox_fork(void) { return fork(); }
+
+int kn_sandbox_enter(unsigned uid, unsigned gid) {
+  (void)uid;
+  (void)gid;
+  errno = ENOSYS;
+  return KN_SB_UNSUPPORTED;
+}
+
+int kn_sandbox_drop(void) { return KN_SB_OK; }
+
+void kn_sandbox_init(pid_t child, int statusfd) {
+  (void)child;
+  (void)statusfd;
+  _exit(127);
+}
+
+int kn_sandbox_probe(unsigned uid, unsigned gid, kn_sandbox_error *e) {
+  (void)uid;
+  (void)gid;
+  e->stage = KN_SB_UNSUPPORTED;
+  e->err = ENOSYS;
+  return 0;
+}
+
+#endif
