@@ -43,9 +43,17 @@ local function builtin(p)
 end
 
 function M.new(s, finished, log)
-  local here = s.workers <= 1
+  local here, own = s.workers <= 1, false
   for _, p in ipairs(s.players) do
-    if not builtin(p) then here = false end
+    if not builtin(p) then here, own = false, true end
+  end
+  -- players in processes of their own (engines, bot files) without namespaces: said once
+  local c = core()
+  local boxed, why = true, nil
+  if own and c.sandbox then boxed, why = c.sandbox() end
+  if not boxed and log then
+    log("warning: players in processes of their own run without a sandbox here (" .. tostring(why) ..
+        "): they can signal and read every process of this user (docs/bots.md)")
   end
   return setmetatable({ s = s, finished = finished, log = log, here = here, workers = {}, counter = 0,
                         hang = s.hang or math.max(30, 3 * settings.longest_move(s) + 10,

@@ -62,12 +62,29 @@ local live = setmetatable({}, { __mode = "k" }) -- connections with a running pr
 
 -- Has the process 'pid' a child (Linux's /proc/PID/task/PID/children: one small read)? True
 -- when it cannot tell, so that a doubt always sweeps.
-local function has_child(pid)
+local function children(pid)
   local f = io.open(string.format("/proc/%d/task/%d/children", pid, pid), "r")
-  if not f then return true end
+  if not f then return nil end
   local text = f:read("a")
   f:close()
+  return text
+end
+
+local function has_child(pid)
+  local text = children(pid)
   return not text or text:find("%d") ~= nil
+end
+
+-- May the process 'proc' have left something behind? A sandboxed one (its pid is its
+-- namespace's init, whose first child is the engine): when its init has another child (an
+-- orphan it adopted) or the engine has one.
+local function may_leave(proc)
+  if not proc:sandboxed() then return has_child(proc:pid()) end
+  local text = children(proc:pid())
+  if not text then return true end
+  local engine, other = text:match("^%s*(%d+)%s*(%d*)")
+  if not engine then return false end -- the engine has ended: its init ends everything
+  return other ~= "" or has_child(tonumber(engine))
 end
 
 --- sweep([now]): ends every process a player left behind outside its process group (a child
@@ -85,7 +102,7 @@ function M.sweep(now)
   if not now and not started and t - last_sweep < M.SWEEP_EVERY then
     local child = false
     for conn in pairs(live) do
-      if conn.proc and has_child(conn.proc:pid()) then child = true break end
+      if conn.proc and may_leave(conn.proc) then child = true break end
     end
     if not child then return end
   end
@@ -239,10 +256,10 @@ end
 -- Starts the engine and does the handshake. Returns the connection or raises a failure.
 local function start(def)
   local c = core()
-  local proc, err = c.spawn(def.argv, { stdin = true, session = true, stderr = def.log or false,
+  local proc, err = c.spawn(def.argv, { stdin = true, sandbox = true, stderr = def.log or false,
                                         memory = def.memory, cpu = def.cpu })
   if not proc then fail("handshake", "cannot start the engine: " .. shown(err)) end
-  started = true -- the end of its first game sweeps
+  if not proc:sandboxed() then started = true end -- the end of its first game sweeps
   local conn = setmetatable({ proc = proc, buf = "", start = 1, scan = 1, seen = 0, key = def.key,
                               options = {}, settings = {}, cpu = def.cpu }, Conn)
   live[conn] = true
@@ -308,10 +325,18 @@ local function cpu_used(pid)
 end
 M.cpu_used = cpu_used
 
+-- The pid of the engine itself: a sandboxed process's pid is its namespace's init, whose first
+-- child is the engine (Linux /proc; the init's own pid when it cannot tell).
+local function engine_pid(proc)
+  local pid = proc:pid()
+  if not proc:sandboxed() then return pid end
+  return tonumber((children(pid) or ""):match("%d+")) or pid
+end
+
 local function release(conn)
   if conn.dead or not conn.proc then return end
   -- a process past half its CPU budget is retired between games, never in the middle of one
-  local used = conn.cpu and cpu_used(conn.proc:pid())
+  local used = conn.cpu and cpu_used(engine_pid(conn.proc))
   if used and used > conn.cpu / 2 then conn:kill(); return end
   local idle = pool[conn.key]
   if not idle then idle = {}; pool[conn.key] = idle end

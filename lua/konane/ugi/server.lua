@@ -716,7 +716,7 @@ function M.lockdown()
     for i, v in ipairs(variants) do copy[i] = { name = v.name, description = v.description } end
     return copy
   end
-  for _, k in ipairs { "spawn", "poll", "listdir", "fsync", "lock", "exe_path", "fd_read", "kill_strays",
+  for _, k in ipairs { "spawn", "poll", "listdir", "fsync", "lock", "exe_path", "fd_read", "kill_strays", "sandbox",
                        "isatty", "term_columns" } do
     core[k] = nil
   end

@@ -1,0 +1,213 @@
+-- Players in namespaces of their own (core.spawn{sandbox = true}, docs/bots.md "Isolation"): an
+-- engine cannot see, signal or write into its opponent, the referee or any other process, and
+-- nothing it starts outlives it, even a referee killed with SIGKILL. Where the system refuses
+-- the namespaces (a container's seccomp, user.max_user_namespaces = 0), each attack test asserts
+-- the fallback's report instead; KONANE_NO_SANDBOX forces that fallback.
+local H = dofile("tests/lua/helpers.lua")
+local konane = require "konane"
+local core = konane.core
+local player = require "konane.ugi.player"
+
+local T = {}
+
+local F = "tests/lua/fixtures/ugi_attack.py"
+local MOVE_LIMIT = 20 -- a limit, not a measure: a starved machine is no forfeit
+player.defaults.startup = 300
+
+local SANDBOX, WHY = core.sandbox()
+
+-- Where the system refuses the namespaces: the reason is reported, and says which step failed.
+local function assert_refused()
+  assert(not SANDBOX and type(WHY) == "string", "no reason given")
+  assert(WHY:find("KONANE_NO_SANDBOX is set", 1, true) or WHY:find("^the system refused the namespaces %(.+: .+%)$"),
+    WHY)
+end
+
+-- A word no other process has in its command line: a fresh directory's path (its files hold
+-- the attacker's log).
+local function mark() return H.tmpdir() .. "/mark" end
+
+local function spec(mode, m) return "ugi:python3 " .. F .. " " .. mode .. " " .. m end
+
+-- The attacker's log lines (what each attack found and did).
+local function attack_log(m)
+  local f = io.open(m .. ".log", "rb")
+  local text = f and f:read("a") or ""
+  if f then f:close() end
+  return text
+end
+
+-- The host pids of the living processes whose command line holds 'word' then 'm'.
+local function marked(word, m)
+  local found, want = {}, "\0" .. word .. "\0" .. m .. "\0"
+  for _, name in ipairs(core.listdir("/proc") or {}) do
+    if name:match("^%d+$") then
+      local f = io.open("/proc/" .. name .. "/cmdline", "rb")
+      local text = f and f:read("a")
+      if f then f:close() end
+      local s = io.open("/proc/" .. name .. "/stat", "r")
+      local stat = s and s:read("a") or ""
+      if s then s:close() end
+      if text and text:find(want, 1, true) and stat:match("%)%s+(%a)") ~= "Z" then
+        found[#found + 1] = name
+      end
+    end
+  end
+  return found
+end
+
+-- Plays attacker 'mode' against the victim engine (both marked 'm') and returns the record.
+local function attack(mode, m)
+  local rec = konane.play(spec(mode, m), spec("victim", m), { rows = 6, cols = 6, seed = 1, time = MOVE_LIMIT })
+  player.close_all()
+  return rec
+end
+
+T["an engine cannot kill its opponent's engine: it does not see it"] = function()
+  if not SANDBOX then return assert_refused() end
+  local m = mark()
+  local rec = attack("kill", m)
+  assert(rec.termination == "normal", "the victim lost: " .. tostring(rec.reason))
+  local log = attack_log(m)
+  assert(log:find("kill: found 0, struck 0", 1, true) and not log:find("found [1-9]"), log)
+  H.cleanup()
+end
+
+T["an engine cannot write an answer into its opponent's pipe through /proc/PID/fd"] = function()
+  if not SANDBOX then return assert_refused() end
+  local m = mark()
+  local rec = attack("inject", m)
+  assert(rec.termination == "normal", "the victim lost: " .. tostring(rec.reason))
+  local log = attack_log(m)
+  assert(log:find("inject: found 0, struck 0", 1, true) and not log:find("found [1-9]"), log)
+  H.cleanup()
+end
+
+T["kill(-1, SIGCONT) from an engine reaches no process outside its namespace"] = function()
+  if not SANDBOX then return assert_refused() end
+  local m = mark()
+  -- a canary with a SIGCONT handler, outside any sandbox: it writes a line when reached
+  local canary = assert(core.spawn({ "python3", "-c", table.concat({
+    "import signal, sys, time",
+    "def reached(s, f):",
+    "    with open(sys.argv[1], 'a') as out: out.write('reached\\n')",
+    "signal.signal(signal.SIGCONT, reached)",
+    "with open(sys.argv[1], 'a') as out: out.write('ready\\n')",
+    "time.sleep(120)" }, "\n"), m .. ".canary" }, { stderr = false }))
+  local expired = H.patience(30, canary:pid())
+  local function canary_says()
+    local f = io.open(m .. ".canary", "rb")
+    local text = f and f:read("a") or ""
+    if f then f:close() end
+    return text
+  end
+  while not canary_says():find("ready", 1, true) and not expired() do core.poll({}, 0.02) end
+  assert(canary_says():find("ready", 1, true), "the canary did not start")
+  local rec = konane.play(spec("cont", m), "random", { rows = 6, cols = 6, seed = 1, time = MOVE_LIMIT })
+  player.close_all()
+  assert(rec.termination == "normal", rec.reason)
+  assert(attack_log(m):find("^cont: "), "the attack did not run: " .. attack_log(m))
+  -- (a signal is delivered before kill returns: the attacker logged after it)
+  core.poll({}, 0.2)
+  assert(not canary_says():find("reached", 1, true), "the canary was reached")
+  canary:kill()
+  canary:close()
+  H.cleanup()
+end
+
+T["a referee killed with SIGKILL leaves nothing running that an engine double-forked away"] = function()
+  if not SANDBOX then return assert_refused() end
+  local m = mark()
+  local referee = assert(core.spawn({ core.exe_path(), "-e", string.format([[
+    require("konane.ugi.player").defaults.startup = 300
+    require("konane").play(%q, %q, { rows = 8, cols = 8, seed = 1, time = 60 })
+  ]], spec("escape", m), spec("victim", m)) }, { stderr = false }))
+  -- until the sleeper is running and the game has begun (the victim answers slowly: 0.5 s a move)
+  local expired = H.patience(60, referee:pid(), true)
+  while (#marked("escaped", m) == 0 or #marked("victim", m) == 0) and not expired() do core.poll({}, 0.05) end
+  local escaped = marked("escaped", m)
+  assert(#escaped == 1, "the sleeper did not start: " .. attack_log(m))
+  referee:kill(9)
+  referee:wait(true)
+  referee:close()
+  -- the engines' inits die with the referee, and their namespaces with them; the wait guards
+  -- against a loaded machine only (2 s in which the processes could run)
+  expired = H.patience(2, escaped[1])
+  while (#marked("escaped", m) > 0 or #marked("victim", m) > 0) and not expired() do core.poll({}, 0.02) end
+  local left = marked("escaped", m)
+  for _, p in ipairs(marked("victim", m)) do left[#left + 1] = p end
+  for _, p in ipairs(left) do os.execute("kill -9 " .. p) end -- nothing stays behind a failure
+  assert(#left == 0, "processes left: " .. table.concat(left, " "))
+  H.cleanup()
+end
+
+-- What core.spawn reports about processes must not depend on the sandbox: exit codes, deaths
+-- by signal (also the child's own, which a namespace's init would ignore), p:kill, exec
+-- failures. Returns the outcomes as one line.
+local OUTCOMES = [[
+  local core = require("konane").core
+  local out = {}
+  local function run(argv, sig)
+    local p, err = core.spawn(argv, { sandbox = true, stdin = true })
+    if not p then out[#out + 1] = err return end
+    if sig then
+      core.poll({ p }, 30) -- the child says it is ready
+      p:read()
+      p:kill(sig)
+    end
+    local how, code = p:wait(true)
+    out[#out + 1] = how .. " " .. code
+  end
+  run { "sh", "-c", "exit 3" }
+  run { "sh", "-c", "kill -TERM $$; sleep 5" }
+  run { "sh", "-c", "kill -SEGV $$; sleep 5" }
+  run { "python3", "-c", "import os; os.abort()" }
+  run({ "sh", "-c", "echo ready; sleep 30" }, 15)
+  run({ "sh", "-c", "echo ready; sleep 30" }, 9)
+  run { "no-such-program-konane" }
+  local p = core.spawn({ "sh", "-c", "echo $$" }, { sandbox = true })
+  core.poll({ p }, 30)
+  local pid, own = tonumber((p:read() or ""):match("%d+")), p:pid()
+  p:wait(true)
+  print(table.concat(out, "; "))
+  print(tostring(p:sandboxed()) .. " " .. tostring(pid == own) .. " " .. tostring(pid))
+  local _, why = core.sandbox()
+  print(tostring(why))
+]]
+
+T["exit statuses, deaths by signal, kills and exec failures read the same sandboxed or not"] = function()
+  local code, boxed = H.run { core.exe_path(), "-e", OUTCOMES }
+  assert(code == 0, boxed)
+  local code2, plain = H.run { "env", "KONANE_NO_SANDBOX=1", core.exe_path(), "-e", OUTCOMES }
+  assert(code2 == 0, plain)
+  local want = "exit 3; signal 15; signal 11; signal 6; signal 15; signal 9; " ..
+               "cannot run 'no-such-program-konane': No such file or directory"
+  assert(boxed:match("^[^\n]*") == want, boxed)
+  assert(plain:match("^[^\n]*") == want, plain)
+  -- forced off: as before the sandbox (the child's own pid), and the reason says why
+  assert(plain:find("\nfalse true %d+\nKONANE_NO_SANDBOX is set\n$"), plain)
+  if SANDBOX then
+    -- the child is PID 2 of its namespace (its init is 1); p:pid() is the init's pid here
+    assert(boxed:find("\ntrue false 2\nnil\n$"), boxed)
+  else
+    assert_refused()
+    assert(boxed:find("\nfalse true %d+\n"), boxed)
+  end
+end
+
+T["a tournament says once, at its start, that its engines run without a sandbox"] = function()
+  local dir = H.tmpdir()
+  local code, out = H.run { "env", "KONANE_NO_SANDBOX=1", core.exe_path(), "scripts/tournament.lua",
+    "--bot", "ugi:python3 examples/ugi/konane_bot.py", "--bot", "random", "--size", "6x6", "--games", "2",
+    "--time", tostring(MOVE_LIMIT), "--out", dir .. "/t" }
+  assert(code == 0, out)
+  local _, n = out:gsub("run without a sandbox here %(KONANE_NO_SANDBOX is set%)", "")
+  assert(n == 1, out)
+  -- built-in bots only: nothing to say
+  code, out = H.run { "env", "KONANE_NO_SANDBOX=1", core.exe_path(), "scripts/tournament.lua",
+    "--bot", "greedy", "--bot", "random", "--size", "6x6", "--games", "2", "--out", dir .. "/u" }
+  assert(code == 0 and not out:find("sandbox", 1, true), out)
+  H.cleanup()
+end
+
+return T
