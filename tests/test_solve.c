@@ -111,6 +111,19 @@ static int check_position(const kn_board *b, const kn_pos *p0) {
       fail_msg("table %d: win %d, truth %d: %s", t, r2.win, truth, text);
     kn_tt_free(tt2);
   }
+  /* A table of 4 MB: positions of few pieces keep to its first 2 MB
+  ** (solve.c, SMALL_MAX_PIECES), the others use all of it; 1 MB tables
+  ** are one region. One and two threads. */
+  for (int t = 1; t <= 2; t++) {
+    kn_tt *tt2 = kn_tt_new(4);
+    kn_solve_result r2;
+    assert_non_null(tt2);
+    assert_int_equal(kn_solve_threads(b, p0, tt2, &lim, t, &r2), 0);
+    if (r2.win != truth)
+      fail_msg("4 MB table, %d threads: win %d, truth %d: %s", t, r2.win,
+               truth, text);
+    kn_tt_free(tt2);
+  }
   if (truth) {
     kn_move mv[KN_MAX_MOVES];
     int n, i;
