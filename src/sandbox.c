@@ -11,7 +11,9 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -25,6 +27,8 @@
 #include <sys/syscall.h>
 #endif
 
+char *kn_sandbox_resolve(const char *path) { return realpath(path, NULL); }
+
 const char *kn_sandbox_stage_name(int stage) {
   switch (stage) {
   case KN_SB_OK: return "no error";
@@ -35,6 +39,7 @@ const char *kn_sandbox_stage_name(int stage) {
   case KN_SB_FORK: return "fork in the namespace";
   case KN_SB_CAPS: return "dropping capabilities";
   case KN_SB_EXEC: return "exec";
+  case KN_SB_READONLY: return "read-only bind mount";
   default: return "not Linux";
   }
 }
@@ -111,6 +116,26 @@ int kn_sandbox_enter(unsigned uid, unsigned gid) {
   if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
     return KN_SB_PROC;
   return KN_SB_OK;
+}
+
+int kn_sandbox_readonly(const char *path, unsigned long keep) {
+  if (mount(path, path, NULL, MS_BIND | MS_REC, NULL) != 0) return KN_SB_READONLY;
+  if (mount(NULL, path, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | keep, NULL) != 0)
+    return KN_SB_READONLY;
+  return KN_SB_OK;
+}
+
+unsigned long kn_sandbox_mount_flags(const char *path) {
+  struct statvfs v;
+  unsigned long keep = 0;
+  if (statvfs(path, &v) != 0) return 0;
+  if (v.f_flag & ST_NOSUID) keep |= MS_NOSUID;
+  if (v.f_flag & ST_NODEV) keep |= MS_NODEV;
+  if (v.f_flag & ST_NOEXEC) keep |= MS_NOEXEC;
+  if (v.f_flag & ST_NOATIME) keep |= MS_NOATIME;
+  if (v.f_flag & ST_NODIRATIME) keep |= MS_NODIRATIME;
+  if (v.f_flag & ST_RELATIME) keep |= MS_RELATIME;
+  return keep;
 }
 
 int kn_sandbox_drop(void) {
@@ -239,6 +264,18 @@ int kn_sandbox_enter(unsigned uid, unsigned gid) {
 }
 
 int kn_sandbox_drop(void) { return KN_SB_OK; }
+
+int kn_sandbox_readonly(const char *path, unsigned long keep) {
+  (void)path;
+  (void)keep;
+  errno = ENOSYS;
+  return KN_SB_READONLY;
+}
+
+unsigned long kn_sandbox_mount_flags(const char *path) {
+  (void)path;
+  return 0;
+}
 
 void kn_sandbox_init(pid_t child, int statusfd) {
   (void)child;

@@ -18,6 +18,7 @@ enum {
   KN_SB_FORK,     /* the init's child */
   KN_SB_CAPS,     /* capabilities dropped, no new privileges */
   KN_SB_EXEC,     /* not the sandbox: the program itself could not run */
+  KN_SB_READONLY, /* a path made read-only (a bind mount, remounted) */
   KN_SB_UNSUPPORTED /* not Linux */
 };
 
@@ -43,6 +44,23 @@ pid_t kn_sandbox_clone(void);
 ** namespace's own /proc over /proc. 0, or a KN_SB_* stage with errno set.
 ** Async-signal-safe. */
 int kn_sandbox_enter(unsigned uid, unsigned gid);
+
+/* In the child of kn_sandbox_clone, after kn_sandbox_enter: makes 'path'
+** (absolute, no symbolic link in it) read-only in this mount namespace: a
+** bind mount of it over itself, remounted read-only with 'keep' (the
+** MS_NOSUID, MS_NODEV, MS_NOEXEC and atime flags of the mount it is on,
+** which a user namespace may not clear: kn_sandbox_mount_flags). Mounts
+** below 'path' stay as they are. 0, or KN_SB_READONLY with errno set.
+** Async-signal-safe. */
+int kn_sandbox_readonly(const char *path, unsigned long keep);
+
+/* The absolute path of 'path' without symbolic links (realpath: malloc'd,
+** the caller frees it), or NULL with errno set. */
+char *kn_sandbox_resolve(const char *path);
+
+/* The flags of the mount 'path' is on that a read-only remount of a bind
+** mount of it must keep (see kn_sandbox_readonly); 0 when unknown. */
+unsigned long kn_sandbox_mount_flags(const char *path);
 
 /* A plain fork without fork handlers (async-signal-safe): for the init,
 ** which is itself a child of a threaded process. As fork(). */

@@ -141,6 +141,24 @@ T["a referee killed with SIGKILL leaves nothing running that an engine double-fo
   H.cleanup()
 end
 
+T["an engine cannot write into the tournament's directory: games.pgn, a planted link"] = function()
+  if not SANDBOX then return assert_refused() end
+  local m = mark()
+  local out = m:match("^(.*)/") .. "/t"
+  local code, text = H.run { core.exe_path(), "scripts/tournament.lua", "--bot", spec("scribble", m),
+    "--bot", "random", "--size", "6x6", "--games", "2", "--time", tostring(MOVE_LIMIT), "--out", out }
+  assert(code == 0, text)
+  local log = attack_log(m)
+  assert(log:find("scribble: append refused (Read-only file system)", 1, true), log)
+  assert(log:find("scribble: plant refused (Read-only file system)", 1, true), log)
+  assert(not log:find("done", 1, true), log)
+  assert(not H.read(out .. "/games.pgn"):find("forged", 1, true))
+  assert(not io.open(out .. "/results.json.tmp", "r"))
+  -- the referee itself still writes there, and a resume reads it back
+  assert(H.read(out .. "/results.json"):find("random", 1, true))
+  H.cleanup()
+end
+
 -- What core.spawn reports about processes must not depend on the sandbox: exit codes, deaths
 -- by signal (also the child's own, which a namespace's init would ignore), p:kill, exec
 -- failures. Returns the outcomes as one line.

@@ -30,7 +30,7 @@ function M.settings_for_worker(s)
   for i, op in ipairs(s.openings_list) do ops[i] = { moves = json.list({ table.unpack(op.moves) }), fen = op.fen } end
   return json.encode({ players = ps, variant = s.variant, rows = s.rows, cols = s.cols,
                        time = s.time, tc = s.tc, margin = s.margin, event = s.event, startup = s.startup,
-                       openings_list = ops },
+                       out = s.out, openings_list = ops },
                      { exact = true, compact = true })
 end
 
@@ -96,6 +96,8 @@ function M.main()
   out:setvbuf("full")
   local s = read_block("settings")
   if not s then return end
+  -- the players it starts see the tournament's files read-only (sandboxed)
+  if s.out then require("konane.ugi.player").readonly = { s.out } end
   out:write(mark, "ready\n")
   out:flush()
   while true do

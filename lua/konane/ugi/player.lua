@@ -30,6 +30,11 @@ M.defaults = {
 
 local MAX_LINE = 65536
 
+-- Paths every player process sees read-only (sandboxed only: a bind mount in its own mount
+-- namespace; konane.core.spawn's readonly option). A tournament worker puts the tournament's
+-- output directory here, so no engine can write games.pgn, results.json or files beside them.
+M.readonly = {}
+
 local function core()
   return require("konane").core
 end
@@ -257,7 +262,8 @@ end
 local function start(def)
   local c = core()
   local proc, err = c.spawn(def.argv, { stdin = true, sandbox = true, stderr = def.log or false,
-                                        memory = def.memory, cpu = def.cpu })
+                                        memory = def.memory, cpu = def.cpu,
+                                        readonly = #M.readonly > 0 and M.readonly or nil })
   if not proc then fail("handshake", "cannot start the engine: " .. shown(err)) end
   if not proc:sandboxed() then started = true end -- the end of its first game sweeps
   local conn = setmetatable({ proc = proc, buf = "", start = 1, scan = 1, seen = 0, key = def.key,
