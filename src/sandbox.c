@@ -104,6 +104,13 @@ static size_t sb_map_line(char *buf, unsigned id) {
   return len;
 }
 
+/* What a player run by root (whose uid 0 the user namespace maps to itself: no
+** capabilities, but the owner of root's files) could otherwise write: the
+** kernel's settings, the magic SysRq key (a reboot), sysfs. Read-only, as
+** container runtimes have them. */
+static const char *const sb_readonly_paths[] = {"/proc/sys", "/proc/sysrq-trigger", "/proc/irq",
+                                                "/proc/bus", "/sys", NULL};
+
 int kn_sandbox_enter(unsigned uid, unsigned gid) {
   char line[32];
   /* setgroups must be denied before an unprivileged gid map; older kernels have no file */
@@ -115,6 +122,11 @@ int kn_sandbox_enter(unsigned uid, unsigned gid) {
   if (mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) return KN_SB_PRIVATE;
   if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
     return KN_SB_PROC;
+  for (int i = 0; sb_readonly_paths[i]; i++) {
+    const char *p = sb_readonly_paths[i];
+    if (access(p, F_OK) != 0) continue; /* not on this kernel */
+    if (kn_sandbox_readonly(p, kn_sandbox_mount_flags(p)) != KN_SB_OK) return KN_SB_READONLY;
+  }
   return KN_SB_OK;
 }
 

@@ -40,9 +40,10 @@ const char *kn_sandbox_stage_name(int stage);
 pid_t kn_sandbox_clone(void);
 
 /* In the child of kn_sandbox_clone: maps 'uid' and 'gid' (the parent's
-** own ids) to themselves, makes every mount private and mounts the PID
-** namespace's own /proc over /proc. 0, or a KN_SB_* stage with errno set.
-** Async-signal-safe. */
+** own ids) to themselves, makes every mount private, mounts the PID
+** namespace's own /proc over /proc and makes /proc/sys, /proc/sysrq-trigger,
+** /proc/irq, /proc/bus and /sys read-only. 0, or a KN_SB_* stage with errno
+** set. Async-signal-safe (statvfs is a statfs call on Linux). */
 int kn_sandbox_enter(unsigned uid, unsigned gid);
 
 /* In the child of kn_sandbox_clone, after kn_sandbox_enter: makes 'path'

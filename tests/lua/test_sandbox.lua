@@ -159,6 +159,18 @@ T["an engine cannot write into the tournament's directory: games.pgn, a planted 
   H.cleanup()
 end
 
+-- Run by root, a player is uid 0 without capabilities: the owner of root's files, so the
+-- kernel's settings and sysfs, which it could write (the same value back here), are read-only.
+T["a sandboxed player cannot write the kernel's settings (/proc/sys) or sysfs"] = function()
+  if not SANDBOX then return assert_refused() end
+  local code, out = H.run({ "sh", "-c", "v=$(cat /proc/sys/vm/swappiness) || exit 3; " ..
+    "(echo $v > /proc/sys/vm/swappiness) 2>/dev/null && echo wrote-sysctl; " ..
+    "grep -E ' /sys ' /proc/self/mountinfo | tail -1" }, { sandbox = true })
+  assert(code == 0, out)
+  assert(not out:find("wrote", 1, true), out)
+  assert(out:find(" /sys ro[, ]"), out)
+end
+
 -- What core.spawn reports about processes must not depend on the sandbox: exit codes, deaths
 -- by signal (also the child's own, which a namespace's init would ignore), p:kill, exec
 -- failures. Returns the outcomes as one line.
