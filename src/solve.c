@@ -413,8 +413,9 @@ static inline uint64_t least(const shared *sh, uint64_t occ,
 ** Positions of more pieces use the whole table. A position always maps to
 ** the same region, and both masks keep h's low 8 bits in the bucket's
 ** index, so hits stay exact. A few percent faster: 6x7 free two threads
-** 0.88-1.01 of the time in four pairs (0.8% more nodes), 6x6 brainking one
-** thread 9 pairs of 10 faster (docs/search.md, sixteenth session).
+** 0.94-1.01 of the time in five pairs (0.8% more nodes), 6x6 brainking and
+** free one thread 6 pairs of 6 faster each (docs/search.md, sixteenth
+** session).
 */
 #ifndef SMALL_MAX_PIECES
 #define SMALL_MAX_PIECES 14
