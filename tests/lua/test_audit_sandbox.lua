@@ -1,0 +1,93 @@
+-- An audit of the players' sandbox (docs/bots.md "Isolation") from inside: an engine that tries
+-- to get out by the ways test_sandbox.lua does not (tracing or reading the memory of the
+-- sandbox's init, joining its namespaces, uncovering the machine's /proc by unmounting or
+-- mounting one, also from a nested user namespace) stays in; a fork bomb's processes die with
+-- their engine. Where the system refuses the namespaces (or KONANE_NO_SANDBOX is set) each test
+-- asserts what the fallback is: an engine that is not in a user namespace, with a reason given.
+local H = dofile("tests/lua/helpers.lua")
+local konane = require "konane"
+local core = konane.core
+local player = require "konane.ugi.player"
+
+local T = {}
+
+local F = "tests/lua/fixtures/ugi_audit_escape.py"
+local SANDBOX, WHY = core.sandbox()
+player.defaults.startup = 300 -- a limit, not a measure: a starved machine is no forfeit
+
+-- Plays the escaper (MODE) against the example engine; returns the record and the escaper's
+-- log as a table name -> result.
+local function escape(mode)
+  local m = H.tmpdir() .. "/mark"
+  local rec = konane.play("ugi:python3 " .. F .. " " .. mode .. " " .. m,
+    "ugi:python3 examples/ugi/konane_bot.py", { rows = 6, cols = 6, seed = 1, time = 20 })
+  player.close_all()
+  local log, text = {}, ""
+  local f = io.open(m .. ".log", "rb")
+  if f then text = f:read("a") f:close() end
+  for name, result in text:gmatch("([%w_]+): ([^\n]*)\n") do log[name] = result end
+  return rec, log, text, m
+end
+
+-- The fallback: no user namespace around the engine, and the reason is given.
+local function assert_fallback(log, text)
+  assert(not SANDBOX and type(WHY) == "string" and WHY ~= "", "no reason given")
+  assert(log.ns == "none", "the engine is in a user namespace without a sandbox: " .. text)
+end
+
+T["a sandboxed engine cannot trace its init, open its memory or join its namespaces"] = function()
+  local rec, log, text = escape("trace")
+  assert(rec.termination == "normal", tostring(rec.reason))
+  assert(log.ns, "the tries did not run: " .. text)
+  if not SANDBOX then return assert_fallback(log, text) end
+  assert(log.ns == "user", text)
+  -- its parent is the namespace's init, and it sees that one and itself (python may add none)
+  assert(log.parent:match("^1, [23] processes visible$"), text)
+  assert(log.ptrace == "EPERM", text)
+  assert(log.mem_read ~= "ok" and log.mem_write ~= "ok", text)
+  for _, ns in ipairs { "pid", "mnt", "user" } do
+    assert(log["setns_" .. ns] and log["setns_" .. ns] ~= "ok", text)
+  end
+  H.cleanup()
+end
+
+T["a sandboxed engine cannot uncover the machine's /proc, even from a nested user namespace"] = function()
+  local rec, log, text = escape("proc")
+  assert(rec.termination == "normal", tostring(rec.reason))
+  assert(log.ns, "the tries did not run: " .. text)
+  if not SANDBOX then return assert_fallback(log, text) end
+  assert(log.umount:match("^EPERM, [23] processes visible$"), text)
+  assert(log.mount == "EPERM", text)
+  -- a user namespace of its own gives it the capabilities, but the sandbox's /proc is locked
+  -- onto what it hides
+  local r, n = log.nested_umount:match("^(%S+), (%d+) processes visible$")
+  assert(r and r ~= "ok" and tonumber(n) <= 4, text)
+  -- a pid namespace of its own: a new proc there shows that namespace only, or is refused
+  -- (the sandbox's read-only mounts over its /proc make a fresh proc "too revealing")
+  local pr, pn = log.nested_pid_proc:match("^(%S+), (%d+) processes visible$")
+  assert((pr == "ok" and pn == "1") or (pr == "EPERM" and tonumber(pn) <= 4), text)
+  H.cleanup()
+end
+
+T["the processes of an engine's fork bomb die with it"] = function()
+  local rec, log, text, m = escape("bomb")
+  assert(rec.termination == "normal", tostring(rec.reason))
+  assert(log.bomb == "forked 100", "the bomb did not go off: " .. text)
+  -- (sandboxed: the namespace dies with its init; fallback: the referee's sweep after the game)
+  local left, want = 0, "\0bomb\0" .. m .. "\0"
+  for _, name in ipairs(core.listdir("/proc") or {}) do
+    local f = name:match("^%d+$") and io.open("/proc/" .. name .. "/cmdline", "rb")
+    if f then
+      local cmd = f:read("a") or ""
+      f:close()
+      local s = io.open("/proc/" .. name .. "/stat", "r")
+      local state = s and (s:read("a") or ""):match("%)%s+(%a)")
+      if s then s:close() end
+      if cmd:find(want, 1, true) and state ~= "Z" then left = left + 1 end
+    end
+  end
+  assert(left == 0, left .. " of the bomb's 100 processes left")
+  H.cleanup()
+end
+
+return T
