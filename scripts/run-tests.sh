@@ -5,6 +5,10 @@
 BUILD=${1:-build}
 [ $# -gt 0 ] && shift
 export KONANE_BUILD="$BUILD"
+# Sandboxed players see every file read-only (docs/bots.md, Isolation); the test fixtures report
+# through files in the tests' own directories (os.tmpname's, under /tmp), so those stay writable.
+# tests/lua/test_sandbox.lua checks the read-only tree with explicit spawn options.
+export KONANE_SANDBOX_WRITABLE=/tmp
 passed=0
 failed=0
 log=$(mktemp)

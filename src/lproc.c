@@ -260,15 +260,22 @@ static pid_t first_child(pid_t pid) {
   return (pid_t)strtol(buf, NULL, 10);
 }
 
+/* Paths for a sandboxed child's mount namespace (spawn's 'writable' or
+** 'readonly'), resolved in the parent, each with the flags of the mount it
+** is on (kn_sandbox_mount_flags). */
+typedef struct {
+  const char **path;
+  unsigned long *keep;
+  int n;
+} path_list;
+
 /* What a child needs between fork and exec (read-only there). */
 typedef struct {
   const char **argv;
   int *fds;      /* the pipes of l_spawn */
   int with_stdin, err_mode, setsid_, pgroup;
   double memory, cpu;
-  const char **ro;            /* sandboxed: paths made read-only, 'nro' of them */
-  const unsigned long *ro_keep; /* their mounts' flags to keep (kn_sandbox_readonly) */
-  int nro;
+  path_list rw, ro; /* sandboxed: paths kept writable, then made read-only */
 } spawn_plan;
 
 /* Reports a failed step ('stage', errno) through the status pipe and ends
@@ -346,8 +353,10 @@ static void spawn_sandboxed(spawn_plan *sp, unsigned uid, unsigned gid) {
 #endif
   int stage = kn_sandbox_enter(uid, gid);
   if (stage != KN_SB_OK) spawn_fail(fds[3], stage);
-  for (int i = 0; i < sp->nro; i++)
-    if (kn_sandbox_readonly(sp->ro[i], sp->ro_keep[i]) != KN_SB_OK) spawn_fail(fds[3], KN_SB_READONLY);
+  for (int i = 0; i < sp->rw.n; i++)
+    if (kn_sandbox_bind(sp->rw.path[i], sp->rw.keep[i], 0) != KN_SB_OK) spawn_fail(fds[3], KN_SB_READONLY);
+  for (int i = 0; i < sp->ro.n; i++)
+    if (kn_sandbox_bind(sp->ro.path[i], sp->ro.keep[i], 1) != KN_SB_OK) spawn_fail(fds[3], KN_SB_READONLY);
   sigset_t all, old;
   sigfillset(&all);
   signal(SIGCHLD, SIG_DFL); /* the init reaps: never auto-reaped */
@@ -419,6 +428,48 @@ static int l_sandbox(lua_State *L) {
 }
 
 /*
+** Reads spawn's option 'name' (a list of paths, argument 2) into 'pl' when
+** 'sandboxed' (ignored otherwise): each path resolved here, since the child
+** may not allocate, its string kept alive by a table left on the stack until
+** the call ends. 0, or 2 with nil and a message pushed when a path does not
+** resolve; a malformed list raises.
+*/
+static int spawn_paths(lua_State *L, const char *name, int sandboxed, path_list *pl) {
+  pl->path = NULL;
+  pl->keep = NULL;
+  pl->n = 0;
+  if (!lua_istable(L, 2) || lua_getfield(L, 2, name) == LUA_TNIL) return 0;
+  if (!lua_istable(L, -1)) return luaL_error(L, "bad argument #2 to 'spawn' (option '%s' must be a list of paths)", name);
+  lua_Integer m = luaL_len(L, -1);
+  if (m < 0 || m > 64) return luaL_error(L, "bad argument #2 to 'spawn' (option '%s': at most 64 paths)", name);
+  int list = lua_gettop(L);
+  lua_createtable(L, (int)m, 0);
+  pl->path = lua_newuserdatauv(L, sizeof(char *) * (size_t)(m + 1), 0);
+  pl->keep = lua_newuserdatauv(L, sizeof(unsigned long) * (size_t)(m + 1), 0);
+  for (lua_Integer i = 1; sandboxed && i <= m; i++) {
+    if (lua_geti(L, list, i) != LUA_TSTRING)
+      return luaL_error(L, "bad argument #2 to 'spawn' (%s[%d] is not a string)", name, (int)i);
+    char *real = kn_sandbox_resolve(lua_tostring(L, -1));
+    if (!real) {
+      lua_pushnil(L);
+      lua_pushfstring(L, "cannot make '%s' %s: %s", lua_tostring(L, -2),
+                      name[0] == 'r' ? "read-only" : "writable", strerror(errno));
+      return 2;
+    }
+    lua_pushstring(L, real);
+    free(real);
+    lua_rawseti(L, list + 1, i);
+    lua_pop(L, 1);
+    lua_rawgeti(L, list + 1, i);
+    pl->path[pl->n] = lua_tostring(L, -1); /* kept alive by the table */
+    pl->keep[pl->n] = kn_sandbox_mount_flags(pl->path[pl->n]);
+    pl->n++;
+    lua_pop(L, 1);
+  }
+  return 0;
+}
+
+/*
 ** core.spawn(argv [, opts]): starts argv[1] (searched in PATH when it has
 ** no slash) with the arguments argv[2..]. Options:
 **   pgroup: the child leads a process group of its own, so a Ctrl-C at the
@@ -436,16 +487,18 @@ static int l_sandbox(lua_State *L) {
 **     /dev/null; a path: appended to that file by a thread of this
 **     process, 1 MB at most a child (the rest is read and dropped);
 **   memory: bytes of address space (RLIMIT_AS); cpu: CPU seconds (RLIMIT_CPU);
-**   readonly: a list of existing paths the child sees read-only (a bind mount
-**     of each in its mount namespace; sandboxed only: ignored without the
-**     sandbox; a path that does not resolve is an error).
+**   writable: a list of existing paths the child may write (sandboxed, it
+**     sees every other file read-only, see kn_sandbox_enter); readonly: a
+**     list of existing paths it sees read-only even inside those (a bind
+**     mount of each in its mount namespace). Sandboxed only: ignored without
+**     the sandbox; a path that does not resolve is an error.
 ** The child inherits no descriptor but its pipes. Returns the process, or
 ** nil and a message when it cannot be started (exec failures are reported
 ** through a close-on-exec status pipe, not as a dead child).
 */
 static int l_spawn(lua_State *L) {
   static const char *const names[] = {"pgroup", "stdin", "session", "stderr",
-                                      "memory", "cpu",   "sandbox", "readonly", NULL};
+                                      "memory", "cpu",   "sandbox", "readonly", "writable", NULL};
   luaL_checktype(L, 1, LUA_TTABLE);
   lk_opts_check(L, 2, names, "spawn");
   int pgroup = 0, with_stdin = 0, session = 0, err_mode = 0, sandboxed = 0;
@@ -492,39 +545,9 @@ static int l_spawn(lua_State *L) {
     lua_pop(L, 1);
   }
   argv[n] = NULL;
-  /* sandboxed, the paths to make read-only: resolved here (the child may not
-  ** allocate), kept alive in a table on the stack until the call ends */
-  const char **ro = NULL;
-  unsigned long *ro_keep = NULL;
-  int nro = 0;
-  if (lua_istable(L, 2) && lua_getfield(L, 2, "readonly") != LUA_TNIL) {
-    luaL_argcheck(L, lua_istable(L, -1), 2, "option 'readonly' must be a list of paths");
-    lua_Integer m = luaL_len(L, -1);
-    luaL_argcheck(L, m >= 0 && m <= 64, 2, "option 'readonly': at most 64 paths");
-    int list = lua_gettop(L);
-    lua_createtable(L, (int)m, 0);
-    ro = lua_newuserdatauv(L, sizeof(char *) * (size_t)(m + 1), 0);
-    ro_keep = lua_newuserdatauv(L, sizeof(unsigned long) * (size_t)(m + 1), 0);
-    for (lua_Integer i = 1; sandboxed && i <= m; i++) {
-      if (lua_geti(L, list, i) != LUA_TSTRING)
-        return luaL_error(L, "bad argument #2 to 'spawn' (readonly[%d] is not a string)", (int)i);
-      char *real = kn_sandbox_resolve(lua_tostring(L, -1));
-      if (!real) {
-        lua_pushnil(L);
-        lua_pushfstring(L, "cannot make '%s' read-only: %s", lua_tostring(L, -2), strerror(errno));
-        return 2;
-      }
-      lua_pushstring(L, real);
-      free(real);
-      lua_rawseti(L, list + 1, i);
-      lua_pop(L, 1);
-      lua_rawgeti(L, list + 1, i);
-      ro[nro] = lua_tostring(L, -1); /* kept alive by the table */
-      ro_keep[nro] = kn_sandbox_mount_flags(ro[nro]);
-      nro++;
-      lua_pop(L, 1);
-    }
-  }
+  path_list rw, ro;
+  if (spawn_paths(L, "writable", sandboxed, &rw) || spawn_paths(L, "readonly", sandboxed, &ro))
+    return 2;
   lprocess *p = lua_newuserdatauv(L, sizeof(lprocess), 0);
   p->pid = 0;
   p->fd = -1;
@@ -578,7 +601,7 @@ static int l_spawn(lua_State *L) {
       close(logfd);
     }
   }
-  spawn_plan plan = {argv, fds, with_stdin, err_mode, session, pgroup, memory, cpu, ro, ro_keep, nro};
+  spawn_plan plan = {argv, fds, with_stdin, err_mode, session, pgroup, memory, cpu, rw, ro};
   fflush(NULL);
   pid = sandboxed ? kn_sandbox_clone() : fork();
   if (pid < 0) {

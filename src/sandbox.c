@@ -39,7 +39,7 @@ const char *kn_sandbox_stage_name(int stage) {
   case KN_SB_FORK: return "fork in the namespace";
   case KN_SB_CAPS: return "dropping capabilities";
   case KN_SB_EXEC: return "exec";
-  case KN_SB_READONLY: return "read-only bind mount";
+  case KN_SB_READONLY: return "read-only mounts";
   default: return "not Linux";
   }
 }
@@ -111,6 +111,49 @@ static size_t sb_map_line(char *buf, unsigned id) {
 static const char *const sb_readonly_paths[] = {"/proc/sys", "/proc/sysrq-trigger", "/proc/irq",
                                                 "/proc/bus", "/sys", NULL};
 
+/* mount_setattr(2) (Linux 5.12): its argument and flags, declared here because
+** <linux/mount.h> clashes with glibc's <sys/mount.h>; the number is the same
+** on every architecture that has it. */
+#ifndef SYS_mount_setattr
+#define SYS_mount_setattr 442
+#endif
+struct sb_mount_attr {
+  uint64_t attr_set, attr_clr, propagation, userns_fd;
+};
+#define SB_MOUNT_ATTR_RDONLY 0x00000001
+#define SB_AT_RECURSIVE 0x8000
+
+/* Scratch space for the player, private to its namespace (a tmpfs of at most
+** 'size' in its options), on 'path' when that exists. 0, or -1 with errno set. */
+static int sb_scratch(const char *path, const char *size) {
+  if (access(path, F_OK) != 0) return 0;
+  return mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, size);
+}
+
+/*
+** Makes every mount of this namespace read-only, at once and recursively
+** (mount_setattr on the mounts themselves, so a directory already open, such
+** as the working directory taken across the clone, is read-only too), then
+** gives the player a private /var/tmp and /dev/shm for scratch files (the
+** temporary directories programs look for after /tmp; not /tmp itself,
+** where the player's own program or the referee's tree may live). A player
+** run by the owner of the files (root, as in CI and containers, owns the
+** system's) could otherwise rewrite them: the konane installation, the
+** tournament's records, /etc. Writes to devices (/dev/null) still work: a
+** read-only mount refuses regular files only. 0, or KN_SB_READONLY with
+** errno set.
+*/
+static int sb_readonly_tree(void) {
+  struct sb_mount_attr a;
+  memset(&a, 0, sizeof a);
+  a.attr_set = SB_MOUNT_ATTR_RDONLY;
+  if (syscall(SYS_mount_setattr, AT_FDCWD, "/", SB_AT_RECURSIVE, &a, sizeof a) != 0)
+    return KN_SB_READONLY;
+  if (sb_scratch("/var/tmp", "size=256m,mode=1777") != 0) return KN_SB_READONLY;
+  if (sb_scratch("/dev/shm", "size=64m,mode=1777") != 0) return KN_SB_READONLY;
+  return KN_SB_OK;
+}
+
 int kn_sandbox_enter(unsigned uid, unsigned gid) {
   char line[32];
   /* setgroups must be denied before an unprivileged gid map; older kernels have no file */
@@ -125,14 +168,14 @@ int kn_sandbox_enter(unsigned uid, unsigned gid) {
   for (int i = 0; sb_readonly_paths[i]; i++) {
     const char *p = sb_readonly_paths[i];
     if (access(p, F_OK) != 0) continue; /* not on this kernel */
-    if (kn_sandbox_readonly(p, kn_sandbox_mount_flags(p)) != KN_SB_OK) return KN_SB_READONLY;
+    if (kn_sandbox_bind(p, kn_sandbox_mount_flags(p), 1) != KN_SB_OK) return KN_SB_READONLY;
   }
-  return KN_SB_OK;
+  return sb_readonly_tree();
 }
 
-int kn_sandbox_readonly(const char *path, unsigned long keep) {
+int kn_sandbox_bind(const char *path, unsigned long keep, int readonly) {
   if (mount(path, path, NULL, MS_BIND | MS_REC, NULL) != 0) return KN_SB_READONLY;
-  if (mount(NULL, path, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | keep, NULL) != 0)
+  if (mount(NULL, path, NULL, MS_BIND | MS_REMOUNT | (readonly ? MS_RDONLY : 0) | keep, NULL) != 0)
     return KN_SB_READONLY;
   return KN_SB_OK;
 }
@@ -141,6 +184,7 @@ unsigned long kn_sandbox_mount_flags(const char *path) {
   struct statvfs v;
   unsigned long keep = 0;
   if (statvfs(path, &v) != 0) return 0;
+  if (v.f_flag & ST_RDONLY) keep |= MS_RDONLY; /* read-only on the host stays so */
   if (v.f_flag & ST_NOSUID) keep |= MS_NOSUID;
   if (v.f_flag & ST_NODEV) keep |= MS_NODEV;
   if (v.f_flag & ST_NOEXEC) keep |= MS_NOEXEC;
@@ -277,9 +321,10 @@ int kn_sandbox_enter(unsigned uid, unsigned gid) {
 
 int kn_sandbox_drop(void) { return KN_SB_OK; }
 
-int kn_sandbox_readonly(const char *path, unsigned long keep) {
+int kn_sandbox_bind(const char *path, unsigned long keep, int readonly) {
   (void)path;
   (void)keep;
+  (void)readonly;
   errno = ENOSYS;
   return KN_SB_READONLY;
 }

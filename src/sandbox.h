@@ -41,26 +41,28 @@ pid_t kn_sandbox_clone(void);
 
 /* In the child of kn_sandbox_clone: maps 'uid' and 'gid' (the parent's
 ** own ids) to themselves, makes every mount private, mounts the PID
-** namespace's own /proc over /proc and makes /proc/sys, /proc/sysrq-trigger,
-** /proc/irq, /proc/bus and /sys read-only. 0, or a KN_SB_* stage with errno
+** namespace's own /proc over /proc, makes /proc/sys, /proc/sysrq-trigger,
+** /proc/irq, /proc/bus and /sys read-only, then every mount read-only
+** (mount_setattr, Linux 5.12) with a private tmpfs on /var/tmp and /dev/shm
+** for scratch files. 0, or a KN_SB_* stage with errno
 ** set. Async-signal-safe (statvfs is a statfs call on Linux). */
 int kn_sandbox_enter(unsigned uid, unsigned gid);
 
 /* In the child of kn_sandbox_clone, after kn_sandbox_enter: makes 'path'
-** (absolute, no symbolic link in it) read-only in this mount namespace: a
-** bind mount of it over itself, remounted read-only with 'keep' (the
-** MS_NOSUID, MS_NODEV, MS_NOEXEC and atime flags of the mount it is on,
-** which a user namespace may not clear: kn_sandbox_mount_flags). Mounts
-** below 'path' stay as they are. 0, or KN_SB_READONLY with errno set.
-** Async-signal-safe. */
-int kn_sandbox_readonly(const char *path, unsigned long keep);
+** (absolute, no symbolic link in it) read-only ('readonly' not 0) or
+** writable in this mount namespace: a bind mount of it over itself,
+** remounted with 'keep' (the MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC and
+** atime flags of the mount it is on, which a user namespace may not clear:
+** kn_sandbox_mount_flags). Mounts below 'path' are bound with it. 0, or
+** KN_SB_READONLY with errno set. Async-signal-safe. */
+int kn_sandbox_bind(const char *path, unsigned long keep, int readonly);
 
 /* The absolute path of 'path' without symbolic links (realpath: malloc'd,
 ** the caller frees it), or NULL with errno set. */
 char *kn_sandbox_resolve(const char *path);
 
 /* The flags of the mount 'path' is on that a read-only remount of a bind
-** mount of it must keep (see kn_sandbox_readonly); 0 when unknown. */
+** mount of it must keep (see kn_sandbox_bind); 0 when unknown. */
 unsigned long kn_sandbox_mount_flags(const char *path);
 
 /* A plain fork without fork handlers (async-signal-safe): for the init,

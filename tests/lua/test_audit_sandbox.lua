@@ -69,6 +69,27 @@ T["a sandboxed engine cannot uncover the machine's /proc, even from a nested use
   H.cleanup()
 end
 
+T["a referee run inside its output directory: its engines cannot write there through their working directory"] = function()
+  local dir = H.tmpdir()
+  local m = H.tmpdir() .. "/mark" -- the escaper's log: outside the (read-only) output directory
+  local repo = H.sh("pwd"):gsub("%s+$", "")
+  local code, text = H.run { "sh", "-c", "cd " .. H.sh_quote(dir) .. " && exec " .. H.sh_quote(core.exe_path()) .. " " ..
+    H.sh_quote(repo .. "/scripts/tournament.lua") .. " --bot " ..
+    H.sh_quote("ugi:python3 " .. repo .. "/" .. F .. " cwd " .. m) .. " --bot random --size 6x6 --games 2" ..
+    " --time 20 --startup 300 --out . 2>&1" }
+  assert(code == 0, text)
+  local f = io.open(m .. ".log", "rb")
+  local log = f and f:read("a") or ""
+  if f then f:close() end
+  assert(log:find("cwd_write: "), "the try did not run: " .. log .. text)
+  if not SANDBOX then
+    assert(log:find("ns: none"), log)
+    return H.cleanup()
+  end
+  assert(log:find("cwd_write: Read-only file system", 1, true) and not log:find("cwd_write: ok", 1, true), log)
+  H.cleanup()
+end
+
 T["the processes of an engine's fork bomb die with it"] = function()
   local rec, log, text, m = escape("bomb")
   assert(rec.termination == "normal", tostring(rec.reason))

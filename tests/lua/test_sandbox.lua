@@ -24,8 +24,20 @@ local function assert_refused()
 end
 
 -- A word no other process has in its command line: a fresh directory's path (its files hold
--- the attacker's log).
+-- the attacker's log, so the players of this process may write there).
 local function mark() return H.tmpdir() .. "/mark" end
+
+-- konane.play(...) with the players allowed to write the mark's directory (only for this call:
+-- the test files share one process).
+local function play(m, ...)
+  player.writable = { m:match("^(.*)/") }
+  local ok, rec = pcall(konane.play, ...)
+  player.writable = {}
+  return assert(ok and rec, rec)
+end
+
+-- The same for a referee in another process: its environment.
+local function writable_env(m) return "KONANE_SANDBOX_WRITABLE=" .. m:match("^(.*)/") end
 
 local function spec(mode, m) return "ugi:python3 " .. F .. " " .. mode .. " " .. m end
 
@@ -58,7 +70,7 @@ end
 
 -- Plays attacker 'mode' against the victim engine (both marked 'm') and returns the record.
 local function attack(mode, m)
-  local rec = konane.play(spec(mode, m), spec("victim", m), { rows = 6, cols = 6, seed = 1, time = MOVE_LIMIT })
+  local rec = play(m, spec(mode, m), spec("victim", m), { rows = 6, cols = 6, seed = 1, time = MOVE_LIMIT })
   player.close_all()
   return rec
 end
@@ -103,7 +115,7 @@ T["kill(-1, SIGCONT) from an engine reaches no process outside its namespace"] =
   end
   while not canary_says():find("ready", 1, true) and not expired() do core.poll({}, 0.02) end
   assert(canary_says():find("ready", 1, true), "the canary did not start")
-  local rec = konane.play(spec("cont", m), "random", { rows = 6, cols = 6, seed = 1, time = MOVE_LIMIT })
+  local rec = play(m, spec("cont", m), "random", { rows = 6, cols = 6, seed = 1, time = MOVE_LIMIT })
   player.close_all()
   assert(rec.termination == "normal", rec.reason)
   assert(attack_log(m):find("^cont: "), "the attack did not run: " .. attack_log(m))
@@ -118,7 +130,7 @@ end
 T["a referee killed with SIGKILL leaves nothing running that an engine double-forked away"] = function()
   if not SANDBOX then return assert_refused() end
   local m = mark()
-  local referee = assert(core.spawn({ core.exe_path(), "-e", string.format([[
+  local referee = assert(core.spawn({ "env", writable_env(m), core.exe_path(), "-e", string.format([[
     require("konane.ugi.player").defaults.startup = 300
     require("konane").play(%q, %q, { rows = 8, cols = 8, seed = 1, time = 60 })
   ]], spec("escape", m), spec("victim", m)) }, { stderr = false }))
@@ -145,7 +157,7 @@ T["an engine cannot write into the tournament's directory: games.pgn, a planted 
   if not SANDBOX then return assert_refused() end
   local m = mark()
   local out = m:match("^(.*)/") .. "/t"
-  local code, text = H.run { core.exe_path(), "scripts/tournament.lua", "--bot", spec("scribble", m),
+  local code, text = H.run { "env", writable_env(m), core.exe_path(), "scripts/tournament.lua", "--bot", spec("scribble", m),
     "--bot", "random", "--size", "6x6", "--games", "2", "--time", tostring(MOVE_LIMIT), "--out", out }
   assert(code == 0, text)
   local log = attack_log(m)
@@ -156,6 +168,36 @@ T["an engine cannot write into the tournament's directory: games.pgn, a planted 
   assert(not io.open(out .. "/results.json.tmp", "r"))
   -- the referee itself still writes there, and a resume reads it back
   assert(H.read(out .. "/results.json"):find("random", 1, true))
+  H.cleanup()
+end
+
+-- Run by its files' owner (root owns the system's), a player could rewrite them: the konane
+-- tree, the referee's records, its own program. It writes only what it is given, and scratch
+-- files in a /var/tmp of its own.
+T["a sandboxed player writes only its writable paths and a private /var/tmp"] = function()
+  if not SANDBOX then return assert_refused() end
+  local given, other = H.tmpdir(), H.tmpdir()
+  local script = "for d in " .. given .. " " .. other .. " " .. given .. "/ro; do " ..
+    "{ echo x > $d/f; } 2>/dev/null && echo wrote $d || echo refused $d; done; " ..
+    "echo x > /var/tmp/konane-sandbox-test && cat /var/tmp/konane-sandbox-test; echo x > /dev/null && echo null"
+  assert(os.execute("mkdir " .. given .. "/ro"))
+  local p = assert(core.spawn({ "sh", "-c", script },
+    { sandbox = true, writable = { given }, readonly = { given .. "/ro" } }))
+  local out = {}
+  while true do
+    core.poll({ p }, 1)
+    local s = p:read()
+    if s == nil then break end
+    out[#out + 1] = s
+  end
+  p:wait(true)
+  local text = table.concat(out)
+  assert(text == "wrote " .. given .. "\nrefused " .. other .. "\nrefused " .. given .. "/ro\nx\nnull\n", text)
+  assert(H.read(given .. "/f") == "x\n")
+  assert(not io.open(other .. "/f", "r"))
+  assert(not io.open("/var/tmp/konane-sandbox-test", "r"), "the private /var/tmp showed outside")
+  local bad, err = core.spawn({ "true" }, { sandbox = true, writable = { other .. "/none" } })
+  assert(bad == nil and err:find("cannot make '" .. other .. "/none' writable: No such file", 1, true), err)
   H.cleanup()
 end
 

@@ -35,6 +35,14 @@ local MAX_LINE = 65536
 -- output directory here, so no engine can write games.pgn, results.json or files beside them.
 M.readonly = {}
 
+-- Paths every player process may write (sandboxed only: it sees every other file read-only,
+-- but for a private /var/tmp and /dev/shm). From KONANE_SANDBOX_WRITABLE, a list of directories
+-- separated by ':', for engines that keep files (a book, a log of their own).
+M.writable = {}
+for dir in (os.getenv("KONANE_SANDBOX_WRITABLE") or ""):gmatch("[^:]+") do
+  M.writable[#M.writable + 1] = dir
+end
+
 local function core()
   return require("konane").core
 end
@@ -263,7 +271,8 @@ local function start(def)
   local c = core()
   local proc, err = c.spawn(def.argv, { stdin = true, sandbox = true, stderr = def.log or false,
                                         memory = def.memory, cpu = def.cpu,
-                                        readonly = #M.readonly > 0 and M.readonly or nil })
+                                        readonly = #M.readonly > 0 and M.readonly or nil,
+                                        writable = #M.writable > 0 and M.writable or nil })
   if not proc then fail("handshake", "cannot start the engine: " .. shown(err)) end
   if not proc:sandboxed() then started = true end -- the end of its first game sweeps
   local conn = setmetatable({ proc = proc, buf = "", start = 1, scan = 1, seen = 0, key = def.key,
