@@ -30,9 +30,10 @@ local function mark() return H.tmpdir() .. "/mark" end
 -- konane.play(...) with the players allowed to write the mark's directory (only for this call:
 -- the test files share one process).
 local function play(m, ...)
+  local before = player.writable
   player.writable = { m:match("^(.*)/") }
   local ok, rec = pcall(konane.play, ...)
-  player.writable = {}
+  player.writable = before
   return assert(ok and rec, rec)
 end
 
