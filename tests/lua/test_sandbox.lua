@@ -182,17 +182,8 @@ T["a sandboxed player writes only its writable paths and a private /var/tmp"] = 
     "{ echo x > $d/f; } 2>/dev/null && echo wrote $d || echo refused $d; done; " ..
     "echo x > /var/tmp/konane-sandbox-test && cat /var/tmp/konane-sandbox-test; echo x > /dev/null && echo null"
   assert(os.execute("mkdir " .. given .. "/ro"))
-  local p = assert(core.spawn({ "sh", "-c", script },
-    { sandbox = true, writable = { given }, readonly = { given .. "/ro" } }))
-  local out = {}
-  while true do
-    core.poll({ p }, 1)
-    local s = p:read()
-    if s == nil then break end
-    out[#out + 1] = s
-  end
-  p:wait(true)
-  local text = table.concat(out)
+  local _, text = H.run({ "sh", "-c", script },
+    { sandbox = true, writable = { given }, readonly = { given .. "/ro" } })
   assert(text == "wrote " .. given .. "\nrefused " .. other .. "\nrefused " .. given .. "/ro\nx\nnull\n", text)
   assert(H.read(given .. "/f") == "x\n")
   assert(not io.open(other .. "/f", "r"))
