@@ -276,6 +276,7 @@ typedef struct {
   int with_stdin, err_mode, setsid_, pgroup;
   double memory, cpu;
   path_list rw, ro; /* sandboxed: paths kept writable, then made read-only */
+  pid_t parent;     /* the spawning process: gone before PDEATHSIG was set? */
 } spawn_plan;
 
 /* Reports a failed step ('stage', errno) through the status pipe and ends
@@ -297,9 +298,16 @@ static void spawn_exec(const spawn_plan *sp) {
     setsid();
 #ifdef __linux__
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive the referee */
+    if (getppid() != sp->parent) _exit(127); /* it died before the call */
 #endif
   } else if (sp->pgroup) {
     setpgid(0, 0);
+#ifdef __linux__
+    /* out of the parent's group, no Ctrl-C reaches it: it must not outlive
+    ** a parent killed by SIGKILL either (a tournament's worker) */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != sp->parent) _exit(127);
+#endif
   }
   signal(SIGINT, SIG_DFL);
   signal(SIGPIPE, SIG_DFL);
@@ -473,7 +481,8 @@ static int spawn_paths(lua_State *L, const char *name, int sandboxed, path_list 
 ** core.spawn(argv [, opts]): starts argv[1] (searched in PATH when it has
 ** no slash) with the arguments argv[2..]. Options:
 **   pgroup: the child leads a process group of its own, so a Ctrl-C at the
-**     terminal reaches only the parent, and p:kill() kills the group;
+**     terminal reaches only the parent, and p:kill() kills the group; on
+**     Linux it is killed when the parent dies;
 **   session: a session of its own (setsid: no terminal, its own group), and
 **     on Linux it is killed when the parent dies (untrusted players);
 **   sandbox: a session as above, and on Linux, where core.sandbox() says
@@ -601,7 +610,7 @@ static int l_spawn(lua_State *L) {
       close(logfd);
     }
   }
-  spawn_plan plan = {argv, fds, with_stdin, err_mode, session, pgroup, memory, cpu, rw, ro};
+  spawn_plan plan = {argv, fds, with_stdin, err_mode, session, pgroup, memory, cpu, rw, ro, getpid()};
   fflush(NULL);
   pid = sandboxed ? kn_sandbox_clone() : fork();
   if (pid < 0) {

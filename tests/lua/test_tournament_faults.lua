@@ -531,4 +531,38 @@ tests["fuzzed tournament.cfg, JSON and journal texts give messages, never a cras
   cleanup()
 end
 
+-- A process's state letter from /proc/PID/stat, or nil once it is gone.
+local function proc_state(pid)
+  local f = io.open("/proc/" .. pid .. "/stat", "r")
+  local text = f and f:read("a")
+  if f then f:close() end
+  return text and text:match("%)%s+(%a)")
+end
+
+-- A tournament's workers are spawned in process groups of their own (pgroup); killed with
+-- SIGKILL, the referee can sweep nothing, and a worker that only computes would play on until
+-- its next write to the dead pipe (under load, minutes). They die with it now.
+tests["a process spawned in its own group dies with a referee killed by SIGKILL"] = function()
+  local referee = assert(core.spawn({ core.exe_path(), "-e", [[
+    local core = require("konane").core
+    local p = assert(core.spawn({ "sleep", "300" }, { pgroup = true }))
+    io.stdout:write(p:pid(), "\n")
+    io.stdout:flush()
+    core.poll({}, 300)
+  ]] }, { stderr = false }))
+  local out, expired = "", H.patience(60, referee:pid(), true)
+  while not out:find("\n") and not expired() do
+    core.poll({ referee }, 0.1)
+    out = out .. (referee:read() or "")
+  end
+  local child = assert(out:match("^(%d+)\n"), "no pid: " .. out)
+  assert(proc_state(child) and proc_state(child) ~= "Z", "the child is not running")
+  referee:kill(9)
+  referee:wait(true)
+  local t0 = core.clock()
+  while proc_state(child) and proc_state(child) ~= "Z" and core.clock() - t0 < 10 do core.poll({}, 0.05) end
+  local state = proc_state(child)
+  assert(state == nil or state == "Z", "the group's process outlived its referee (state " .. tostring(state) .. ")")
+end
+
 return tests
