@@ -26,8 +26,10 @@ function M.options(s, g)
 end
 
 -- A fresh bot for player 'p' (a bot table given by the caller is used as it is); an engine in
--- a process of its own gets the settings' handshake deadline (startup), if any.
-local function make_bot(s, p)
+-- a process of its own gets the settings' handshake deadline (startup), if any. on_wait(seconds),
+-- if given, is called before such an engine's new_game with the longest its start may take
+-- (three handshake deadlines: ugiok, readyok, the new game's readyok), and with nil after it.
+local function make_bot(s, p, on_wait)
   if p.bot then return p.bot end
   local b = konane().bot(p.spec, s.startup and { startup = s.startup } or nil)
   b.name = p.name
@@ -36,8 +38,11 @@ local function make_bot(s, p)
   -- do (two builds of one engine say the same id name)
   local new_game = b.new_game
   if b.ugi and new_game then
+    local startup = b.def and tonumber(b.def.startup) or s.startup or 10
     b.new_game = function(me, info)
+      if on_wait then on_wait(3 * startup + 1) end
       local ok, err = pcall(new_game, me, info)
+      if on_wait then on_wait(nil) end
       me.name = p.name
       if not ok then error(err, 0) end
     end
@@ -70,11 +75,12 @@ local function complete(s, g, record)
   return record
 end
 
--- play(s, g, on_move) -> record: plays game 'g' in this process.
-function M.play(s, g, on_move)
+-- play(s, g, on_move, on_wait) -> record: plays game 'g' in this process (on_wait: make_bot's).
+function M.play(s, g, on_move, on_wait)
   local opts = M.options(s, g)
   opts.on_move = on_move
-  local record = konane().play(make_bot(s, s.players[g.black]), make_bot(s, s.players[g.white]), opts)
+  local record = konane().play(make_bot(s, s.players[g.black], on_wait),
+                               make_bot(s, s.players[g.white], on_wait), opts)
   return complete(s, g, record)
 end
 

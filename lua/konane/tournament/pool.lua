@@ -10,7 +10,10 @@
 -- process group. A worker that stays silent longer than the hang limit (s.hang, default
 -- max(30, 3 x time + 10, 2 x startup + 10) s) while it runs (a CPU busy for half of it) or is
 -- blocked is killed, and the side to move loses
--- that game with every move played so far and the reason (a bot stuck in a C call). A worker
+-- that game with every move played so far and the reason (a bot stuck in a C call). While an
+-- engine starts (the worker says so: "wait SECONDS", its handshake deadlines) the limit grows by
+-- that much, since the worker itself ends a start that overruns (a handshake failure, charged
+-- to that engine); a worker silent even past that is killed and charges no one. A worker
 -- that dies during a game (a crash, kill -9), or is found stopped (SIGSTOP) at the hang limit,
 -- charges no one: any process of this user can signal it, an engine of this or another game
 -- included, so who caused it is not known; the game is played again, and a game whose worker
@@ -219,7 +222,7 @@ function Pool:play(queue, stop)
         end
         if g then
           local text = protocol.game_for_worker(g)
-          w.game, w.started, w.moves, w.last = g, nil, {}, util.clock()
+          w.game, w.started, w.moves, w.last, w.allow = g, nil, {}, util.clock(), nil
           w.cpu_last = select(2, proc_stat(w)) or 0
           w.proc:write("game " .. #text .. "\n" .. text) -- a dead worker shows at EOF below
         end
@@ -241,7 +244,8 @@ function Pool:play(queue, stop)
           if g and w.started == g.id then self:received(g, text) end
         end
       end
-      local hang = chunk ~= nil and w.game and now - w.last > self.hang and hang_state(w, self.hang)
+      local limit = self.hang + (w.allow or 0)
+      local hang = chunk ~= nil and w.game and now - w.last > limit and hang_state(w, limit)
       if chunk == nil then
         -- end of output: the worker process is gone
         local how, code = w.proc:wait(true)
@@ -261,13 +265,14 @@ function Pool:play(queue, stop)
         end
       elseif hang then
         self:drop(w)
-        if w.started == w.game.id and hang == "hung" then
+        if w.started == w.game.id and hang == "hung" and not w.allow then
           self:lost(w, "time forfeit", string.format("no move for %.0f s (the hang limit): the worker was killed", now - w.last))
         else
           -- silent before the game began, or held stopped by a signal: no player is at fault
           local g = w.game
           w.game = nil
           self:again(g, requeued, hang == "stopped" and "the worker process was found stopped (SIGSTOP) at the hang limit"
+            or w.allow and "the worker process was silent past an engine's start-up deadlines"
             or "the worker process was silent before the game began")
         end
       end

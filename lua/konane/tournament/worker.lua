@@ -7,6 +7,7 @@
 -- game the worker prints
 --   MARK start ID          the game began
 --   MARK move M            after each move a bot made (the opening is not repeated)
+--   MARK wait SECONDS      an engine starts: the worker may be silent this long more (0: done)
 --   MARK record LEN        then LEN bytes: the PGN record
 -- where MARK is "@@konane NONCE ". The nonce reaches the worker through its stdin and never
 -- reaches a bot, so a bot printing on the shared output cannot forge a move or a record. All
@@ -41,8 +42,8 @@ function M.game_for_worker(g)
 end
 
 -- consume(w, chunk) -> records completed by this chunk of a worker's output. 'w' is the
--- parser state {buf, need, mark, moves, other}; sets w.ready, w.started (game number) and
--- appends bot moves to w.moves. Lines without the mark (a bot's prints, a crash message) are
+-- parser state {buf, need, mark, moves, other}; sets w.ready, w.started (game number),
+-- w.allow (the seconds of an engine's start in progress, or nil) and appends bot moves to w.moves. Lines without the mark (a bot's prints, a crash message) are
 -- kept, the last 2000 bytes, in w.other.
 function M.consume(w, chunk)
   w.buf = w.buf .. chunk
@@ -67,7 +68,10 @@ function M.consume(w, chunk)
       if line:sub(1, #w.mark) == w.mark then
         local what, rest = line:sub(#w.mark + 1):match("^(%S+)%s*(.*)$")
         if what == "ready" then w.ready = true
-        elseif what == "start" then w.started, w.moves = tonumber(rest), {}
+        elseif what == "start" then w.started, w.moves, w.allow = tonumber(rest), {}, nil
+        elseif what == "wait" then
+          local sec = tonumber(rest)
+          w.allow = sec and sec > 0 and math.min(sec, 1e7) or nil
         elseif what == "move" then w.moves[#w.moves + 1] = rest
         elseif what == "record" then w.need = tonumber(rest) or 0 end
       else
@@ -120,6 +124,10 @@ function M.main()
         out:flush()
         unsent_since = nil
       end
+    end, function(seconds)
+      -- an engine's start (its handshake deadlines) is not a hang: the parent is told first
+      out:write(mark, "wait ", seconds and string.format("%.3f", seconds) or "0", "\n")
+      out:flush()
     end)
     local text = game.text(record)
     out:write(mark, "record ", #text, "\n", text)
