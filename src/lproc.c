@@ -487,8 +487,9 @@ static int spawn_paths(lua_State *L, const char *name, int sandboxed, path_list 
 **     on Linux it is killed when the parent dies (untrusted players);
 **   sandbox: a session as above, and on Linux, where core.sandbox() says
 **     so, the child runs in its own user, PID and mount namespaces with its
-**     own /proc and no capabilities: it sees and can signal only its own
-**     descendants, and they all die with it (p:pid() is then the pid of the
+**     own /proc, its own /dev (harmless nodes only) and no capabilities:
+**     it sees and can signal only its own descendants, and they all die
+**     with it (p:pid() is then the pid of the
 **     namespace's init, a small process that starts the child, reaps and
 **     passes its exit status on; p:sandboxed() tells); elsewhere as session;
 **   stdin: a pipe as the child's stdin (p:write), else /dev/null;

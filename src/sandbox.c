@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -40,6 +41,7 @@ const char *kn_sandbox_stage_name(int stage) {
   case KN_SB_CAPS: return "dropping capabilities";
   case KN_SB_EXEC: return "exec";
   case KN_SB_READONLY: return "read-only mounts";
+  case KN_SB_DEV: return "private /dev";
   default: return "not Linux";
   }
 }
@@ -154,6 +156,79 @@ static int sb_readonly_tree(void) {
   return KN_SB_OK;
 }
 
+/* Appends 's' to 'buf' at '*len' (room: 'cap' bytes, one for the 0 kept). */
+static void sb_append(char *buf, size_t *len, size_t cap, const char *s) {
+  while (*s && *len + 1 < cap) buf[(*len)++] = *s++;
+  buf[*len] = 0;
+}
+
+/* The device nodes a player may have: none reaches the machine's storage,
+** memory or consoles (opening /dev/tty, with no terminal, fails: ENXIO). */
+static const char *const sb_dev_nodes[] = {"null", "zero", "full", "random", "urandom", "tty", NULL};
+
+/* Links every /dev has, to this process's own descriptors. */
+static const char *const sb_dev_links[][2] = {{"fd", "/proc/self/fd"},
+                                              {"stdin", "/proc/self/fd/0"},
+                                              {"stdout", "/proc/self/fd/1"},
+                                              {"stderr", "/proc/self/fd/2"},
+                                              {NULL, NULL}};
+
+/*
+** Gives the namespace a /dev of its own: a small tmpfs holding the harmless
+** nodes of sb_dev_nodes, each a bind mount of the host's (a user namespace
+** cannot make nodes: a bind keeps the host's node working), the fd and std*
+** links and an empty shm directory (sb_readonly_tree puts the scratch tmpfs
+** there). A player run by root owns the host's nodes: a disk's would let it
+** read and write the machine's storage under every mount. No pts: a player
+** talks through pipes and has no terminal. Nothing when there is no /dev.
+** 0, or KN_SB_DEV with errno set. Async-signal-safe.
+*/
+static int sb_private_dev(void) {
+  int old = open("/dev", O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (old < 0) return errno == ENOENT ? KN_SB_OK : KN_SB_DEV;
+  /* the host's /dev stays reachable through the descriptor once covered */
+  char from[64], fd[16];
+  size_t nd = 0;
+  int v = old;
+  do fd[nd++] = (char)('0' + v % 10);
+  while ((v /= 10) > 0);
+  size_t base = 0;
+  sb_append(from, &base, sizeof from, "/proc/self/fd/");
+  while (nd > 0) from[base++] = fd[--nd];
+  from[base++] = '/';
+  from[base] = 0;
+  int stage = KN_SB_DEV;
+  if (mount("tmpfs", "/dev", "tmpfs", MS_NOSUID | MS_NOEXEC, "size=64k,nr_inodes=64,mode=755") != 0)
+    goto out;
+  for (int i = 0; sb_dev_nodes[i]; i++) {
+    char src[64], dst[32];
+    size_t ls = base, ld = 0;
+    memcpy(src, from, base + 1);
+    sb_append(src, &ls, sizeof src, sb_dev_nodes[i]);
+    if (access(src, F_OK) != 0) continue; /* not on this machine */
+    sb_append(dst, &ld, sizeof dst, "/dev/");
+    sb_append(dst, &ld, sizeof dst, sb_dev_nodes[i]);
+    int f = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (f < 0) goto out;
+    close(f);
+    if (mount(src, dst, NULL, MS_BIND, NULL) != 0) goto out;
+  }
+  for (int i = 0; sb_dev_links[i][0]; i++) {
+    char dst[32];
+    size_t ld = 0;
+    sb_append(dst, &ld, sizeof dst, "/dev/");
+    sb_append(dst, &ld, sizeof dst, sb_dev_links[i][0]);
+    if (symlink(sb_dev_links[i][1], dst) != 0) goto out;
+  }
+  if (mkdir("/dev/shm", 01777) != 0) goto out;
+  stage = KN_SB_OK;
+out:;
+  int err = errno;
+  close(old);
+  errno = err;
+  return stage;
+}
+
 int kn_sandbox_enter(unsigned uid, unsigned gid) {
   char line[32];
   /* setgroups must be denied before an unprivileged gid map; older kernels have no file */
@@ -170,6 +245,7 @@ int kn_sandbox_enter(unsigned uid, unsigned gid) {
     if (access(p, F_OK) != 0) continue; /* not on this kernel */
     if (kn_sandbox_bind(p, kn_sandbox_mount_flags(p), 1) != KN_SB_OK) return KN_SB_READONLY;
   }
+  if (sb_private_dev() != KN_SB_OK) return KN_SB_DEV;
   return sb_readonly_tree();
 }
 
@@ -311,6 +387,79 @@ pid_t kn_sandbox_clone(void) {
 }
 
 pid_t kn_sandbox_fork(void) { return fork(); }
+
+/* Appends 's' to 'buf' at '*len' (room: 'cap' bytes, one for the 0 kept). */
+static void sb_append(char *buf, size_t *len, size_t cap, const char *s) {
+  while (*s && *len + 1 < cap) buf[(*len)++] = *s++;
+  buf[*len] = 0;
+}
+
+/* The device nodes a player may have: none reaches the machine's storage,
+** memory or consoles (opening /dev/tty, with no terminal, fails: ENXIO). */
+static const char *const sb_dev_nodes[] = {"null", "zero", "full", "random", "urandom", "tty", NULL};
+
+/* Links every /dev has, to this process's own descriptors. */
+static const char *const sb_dev_links[][2] = {{"fd", "/proc/self/fd"},
+                                              {"stdin", "/proc/self/fd/0"},
+                                              {"stdout", "/proc/self/fd/1"},
+                                              {"stderr", "/proc/self/fd/2"},
+                                              {NULL, NULL}};
+
+/*
+** Gives the namespace a /dev of its own: a small tmpfs holding the harmless
+** nodes of sb_dev_nodes, each a bind mount of the host's (a user namespace
+** cannot make nodes: a bind keeps the host's node working), the fd and std*
+** links and an empty shm directory (sb_readonly_tree puts the scratch tmpfs
+** there). A player run by root owns the host's nodes: a disk's would let it
+** read and write the machine's storage under every mount. No pts: a player
+** talks through pipes and has no terminal. Nothing when there is no /dev.
+** 0, or KN_SB_DEV with errno set. Async-signal-safe.
+*/
+static int sb_private_dev(void) {
+  int old = open("/dev", O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (old < 0) return errno == ENOENT ? KN_SB_OK : KN_SB_DEV;
+  /* the host's /dev stays reachable through the descriptor once covered */
+  char from[64], fd[16];
+  size_t nd = 0;
+  int v = old;
+  do fd[nd++] = (char)('0' + v % 10);
+  while ((v /= 10) > 0);
+  size_t base = 0;
+  sb_append(from, &base, sizeof from, "/proc/self/fd/");
+  while (nd > 0) from[base++] = fd[--nd];
+  from[base++] = '/';
+  from[base] = 0;
+  int stage = KN_SB_DEV;
+  if (mount("tmpfs", "/dev", "tmpfs", MS_NOSUID | MS_NOEXEC, "size=64k,nr_inodes=64,mode=755") != 0)
+    goto out;
+  for (int i = 0; sb_dev_nodes[i]; i++) {
+    char src[64], dst[32];
+    size_t ls = base, ld = 0;
+    memcpy(src, from, base + 1);
+    sb_append(src, &ls, sizeof src, sb_dev_nodes[i]);
+    if (access(src, F_OK) != 0) continue; /* not on this machine */
+    sb_append(dst, &ld, sizeof dst, "/dev/");
+    sb_append(dst, &ld, sizeof dst, sb_dev_nodes[i]);
+    int f = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (f < 0) goto out;
+    close(f);
+    if (mount(src, dst, NULL, MS_BIND, NULL) != 0) goto out;
+  }
+  for (int i = 0; sb_dev_links[i][0]; i++) {
+    char dst[32];
+    size_t ld = 0;
+    sb_append(dst, &ld, sizeof dst, "/dev/");
+    sb_append(dst, &ld, sizeof dst, sb_dev_links[i][0]);
+    if (symlink(sb_dev_links[i][1], dst) != 0) goto out;
+  }
+  if (mkdir("/dev/shm", 01777) != 0) goto out;
+  stage = KN_SB_OK;
+out:;
+  int err = errno;
+  close(old);
+  errno = err;
+  return stage;
+}
 
 int kn_sandbox_enter(unsigned uid, unsigned gid) {
   (void)uid;

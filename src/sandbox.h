@@ -19,6 +19,7 @@ enum {
   KN_SB_CAPS,     /* capabilities dropped, no new privileges */
   KN_SB_EXEC,     /* not the sandbox: the program itself could not run */
   KN_SB_READONLY, /* a path made read-only (a bind mount, remounted) */
+  KN_SB_DEV,      /* the namespace's own /dev */
   KN_SB_UNSUPPORTED /* not Linux */
 };
 
@@ -42,9 +43,11 @@ pid_t kn_sandbox_clone(void);
 /* In the child of kn_sandbox_clone: maps 'uid' and 'gid' (the parent's
 ** own ids) to themselves, makes every mount private, mounts the PID
 ** namespace's own /proc over /proc, makes /proc/sys, /proc/sysrq-trigger,
-** /proc/irq, /proc/bus and /sys read-only, then every mount read-only
-** (mount_setattr, Linux 5.12) with a private tmpfs on /var/tmp and /dev/shm
-** for scratch files. 0, or a KN_SB_* stage with errno
+** /proc/irq, /proc/bus and /sys read-only, gives it a /dev of its own
+** (a tmpfs with the host's null, zero, full, random, urandom and tty bound
+** in, the fd and std* links: no disk, memory or console node), then every
+** mount read-only (mount_setattr, Linux 5.12) with a private tmpfs on
+** /var/tmp and /dev/shm for scratch files. 0, or a KN_SB_* stage with errno
 ** set. Async-signal-safe (statvfs is a statfs call on Linux). */
 int kn_sandbox_enter(unsigned uid, unsigned gid);
 

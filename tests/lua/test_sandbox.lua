@@ -205,6 +205,30 @@ T["a sandboxed player cannot write the kernel's settings (/proc/sys) or sysfs"] 
   assert(out:find(" /sys ro[, ]"), out)
 end
 
+-- Run by root, a player owns the host's device nodes: a disk's (read the machine's storage,
+-- write it under every mount), /dev/mem, a loop device. Its /dev has the harmless nodes only.
+T["a sandboxed player has a /dev of its own: null, urandom, no disk or memory node"] = function()
+  if not SANDBOX then return assert_refused() end
+  local risky = {}
+  for _, name in ipairs(core.listdir("/dev") or {}) do
+    for _, pat in ipairs { "^sd%a+%d*$", "^vd%a+%d*$", "^xvd%a+%d*$", "^hd%a+%d*$", "^nvme%d", "^mmcblk%d",
+                           "^loop%d+$", "^dm%-%d+$", "^zram%d+$", "^mem$", "^kmem$", "^port$" } do
+      if name:match(pat) then risky[#risky + 1] = "/dev/" .. name break end
+    end
+  end
+  local script = "for f in " .. table.concat(risky, " ") .. "; do (exec 3<$f) 2>/dev/null && echo opened $f; done; " ..
+    "echo x > /dev/null && echo null; head -c 16 /dev/urandom | wc -c; ls -A /dev | tr '\\n' ' '"
+  local code, out = H.run({ "sh", "-c", script }, { sandbox = true })
+  assert(code == 0, out)
+  assert(not out:find("opened", 1, true), out)
+  local lines = {}
+  for l in out:gmatch("[^\n]+") do lines[#lines + 1] = l end
+  assert(lines[1] == "null" and tonumber(lines[2]) == 16, out)
+  local allowed = { null = true, zero = true, full = true, random = true, urandom = true, tty = true, fd = true,
+                    stdin = true, stdout = true, stderr = true, shm = true }
+  for name in (lines[3] or ""):gmatch("%S+") do assert(allowed[name], "in the player's /dev: " .. name) end
+end
+
 -- What core.spawn reports about processes must not depend on the sandbox: exit codes, deaths
 -- by signal (also the child's own, which a namespace's init would ignore), p:kill, exec
 -- failures. Returns the outcomes as one line.
