@@ -274,6 +274,7 @@ typedef struct {
   const char **argv;
   int *fds;      /* the pipes of l_spawn */
   int with_stdin, err_mode, setsid_, pgroup;
+  int network; /* sandboxed: the host's network namespace kept */
   double memory, cpu;
   path_list rw, ro; /* sandboxed: paths kept writable, then made read-only */
   pid_t parent;     /* the spawning process: gone before PDEATHSIG was set? */
@@ -360,6 +361,7 @@ static void spawn_sandboxed(spawn_plan *sp, unsigned uid, unsigned gid) {
   prctl(PR_SET_PDEATHSIG, SIGKILL); /* the namespace ends with its init */
 #endif
   int stage = kn_sandbox_enter(uid, gid);
+  if (stage == KN_SB_OK && !sp->network) stage = kn_sandbox_loopback();
   if (stage != KN_SB_OK) spawn_fail(fds[3], stage);
   for (int i = 0; i < sp->rw.n; i++)
     if (kn_sandbox_bind(sp->rw.path[i], sp->rw.keep[i], 0) != KN_SB_OK) spawn_fail(fds[3], KN_SB_READONLY);
@@ -487,7 +489,8 @@ static int spawn_paths(lua_State *L, const char *name, int sandboxed, path_list 
 **     on Linux it is killed when the parent dies (untrusted players);
 **   sandbox: a session as above, and on Linux, where core.sandbox() says
 **     so, the child runs in its own user, PID and mount namespaces with its
-**     own /proc, its own /dev (harmless nodes only) and no capabilities:
+**     own /proc, its own /dev (harmless nodes only), its own network (a
+**     loopback only), System V IPC and host name, and no capabilities:
 **     it sees and can signal only its own descendants, and they all die
 **     with it (p:pid() is then the pid of the
 **     namespace's init, a small process that starts the child, reaps and
@@ -501,17 +504,19 @@ static int spawn_paths(lua_State *L, const char *name, int sandboxed, path_list 
 **     sees every other file read-only, see kn_sandbox_enter); readonly: a
 **     list of existing paths it sees read-only even inside those (a bind
 **     mount of each in its mount namespace). Sandboxed only: ignored without
-**     the sandbox; a path that does not resolve is an error.
+**     the sandbox; a path that does not resolve is an error;
+**   network: sandboxed, the child keeps the machine's network (an engine
+**     that plays through a server) instead of a namespace of its own.
 ** The child inherits no descriptor but its pipes. Returns the process, or
 ** nil and a message when it cannot be started (exec failures are reported
 ** through a close-on-exec status pipe, not as a dead child).
 */
 static int l_spawn(lua_State *L) {
   static const char *const names[] = {"pgroup", "stdin", "session", "stderr",
-                                      "memory", "cpu",   "sandbox", "readonly", "writable", NULL};
+                                      "memory", "cpu",   "sandbox", "readonly", "writable", "network", NULL};
   luaL_checktype(L, 1, LUA_TTABLE);
   lk_opts_check(L, 2, names, "spawn");
-  int pgroup = 0, with_stdin = 0, session = 0, err_mode = 0, sandboxed = 0;
+  int pgroup = 0, with_stdin = 0, session = 0, err_mode = 0, sandboxed = 0, network = 0;
   double memory = 0, cpu = 0;
   const char *log = NULL;
   if (lua_istable(L, 2)) {
@@ -523,7 +528,9 @@ static int l_spawn(lua_State *L) {
     session = lua_toboolean(L, -1);
     lua_getfield(L, 2, "sandbox");
     sandboxed = lua_toboolean(L, -1);
-    lua_pop(L, 4);
+    lua_getfield(L, 2, "network");
+    network = lua_toboolean(L, -1);
+    lua_pop(L, 5);
     int t = lua_getfield(L, 2, "stderr");
     if (t == LUA_TSTRING) {
       err_mode = 2;
@@ -611,9 +618,9 @@ static int l_spawn(lua_State *L) {
       close(logfd);
     }
   }
-  spawn_plan plan = {argv, fds, with_stdin, err_mode, session, pgroup, memory, cpu, rw, ro, getpid()};
+  spawn_plan plan = {argv, fds, with_stdin, err_mode, session, pgroup, network, memory, cpu, rw, ro, getpid()};
   fflush(NULL);
-  pid = sandboxed ? kn_sandbox_clone() : fork();
+  pid = sandboxed ? kn_sandbox_clone(network) : fork();
   if (pid < 0) {
     process_close_fds(fds, 10);
     lua_pushnil(L);

@@ -22,9 +22,12 @@
 #ifdef __linux__
 #include <linux/capability.h>
 #include <linux/securebits.h>
+#include <net/if.h>
 #include <sched.h>
 #include <sys/mount.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #endif
 
@@ -42,13 +45,19 @@ const char *kn_sandbox_stage_name(int stage) {
   case KN_SB_EXEC: return "exec";
   case KN_SB_READONLY: return "read-only mounts";
   case KN_SB_DEV: return "private /dev";
+  case KN_SB_NET: return "loopback interface";
   default: return "not Linux";
   }
 }
 
 #ifdef __linux__
 
-#define SB_FLAGS (CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS)
+/* A player reaches no socket of the machine (a network namespace: no
+** interface but its own loopback, no abstract unix socket of the host) and
+** no System V IPC object or POSIX message queue (an IPC namespace); its
+** host name is its own (UTS: free). CLONE_NEWNET is left out on request. */
+#define SB_FLAGS                                                                                   \
+  (CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNET)
 
 /* clone3's arguments, the first version's 64 bytes (linux/sched.h has the
 ** struct, but its CLONE_* macros clash with <sched.h>'s). */
@@ -75,7 +84,24 @@ static pid_t sb_clone(unsigned long flags) {
 #endif
 }
 
-pid_t kn_sandbox_clone(void) { return sb_clone(SB_FLAGS); }
+pid_t kn_sandbox_clone(int network) { return sb_clone(network ? SB_FLAGS & ~(unsigned long)CLONE_NEWNET : SB_FLAGS); }
+
+int kn_sandbox_loopback(void) {
+  int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (s < 0) return KN_SB_NET;
+  struct ifreq ifr;
+  memset(&ifr, 0, sizeof ifr);
+  memcpy(ifr.ifr_name, "lo", 3);
+  int r = ioctl(s, SIOCGIFFLAGS, &ifr);
+  if (r == 0) {
+    ifr.ifr_flags |= IFF_UP;
+    r = ioctl(s, SIOCSIFFLAGS, &ifr);
+  }
+  int err = errno;
+  close(s);
+  errno = err;
+  return r == 0 ? KN_SB_OK : KN_SB_NET;
+}
 
 pid_t kn_sandbox_fork(void) { return sb_clone(0); }
 
@@ -323,7 +349,7 @@ int kn_sandbox_probe(unsigned uid, unsigned gid, kn_sandbox_error *e) {
   }
   fcntl(fds[0], F_SETFD, FD_CLOEXEC);
   fcntl(fds[1], F_SETFD, FD_CLOEXEC);
-  pid_t pid = kn_sandbox_clone();
+  pid_t pid = kn_sandbox_clone(0);
   if (pid < 0) {
     e->stage = KN_SB_CLONE;
     e->err = errno;
@@ -335,6 +361,7 @@ int kn_sandbox_probe(unsigned uid, unsigned gid, kn_sandbox_error *e) {
     kn_sandbox_error r = {KN_SB_OK, 0};
     close(fds[0]);
     int stage = kn_sandbox_enter(uid, gid);
+    if (stage == KN_SB_OK) stage = kn_sandbox_loopback();
     if (stage != KN_SB_OK) {
       r.stage = stage;
       r.err = errno;
@@ -381,10 +408,13 @@ int kn_sandbox_probe(unsigned uid, unsigned gid, kn_sandbox_error *e) {
 
 #else /* not Linux: no namespaces */
 
-pid_t kn_sandbox_clone(void) {
+pid_t kn_sandbox_clone(int network) {
+  (void)network;
   errno = ENOSYS;
   return -1;
 }
+
+int kn_sandbox_loopback(void) { return KN_SB_OK; }
 
 pid_t kn_sandbox_fork(void) { return fork(); }
 

@@ -20,6 +20,7 @@ enum {
   KN_SB_EXEC,     /* not the sandbox: the program itself could not run */
   KN_SB_READONLY, /* a path made read-only (a bind mount, remounted) */
   KN_SB_DEV,      /* the namespace's own /dev */
+  KN_SB_NET,      /* the namespace's own loopback interface */
   KN_SB_UNSUPPORTED /* not Linux */
 };
 
@@ -33,12 +34,19 @@ typedef struct {
 const char *kn_sandbox_stage_name(int stage);
 
 /* Starts a child as fork() does (no stack of its own, SIGCHLD at its end),
-** in new user, PID and mount namespaces: the child is PID 1 of its PID
-** namespace. Returns the child's pid in the parent, 0 in the child, -1 and
+** in new user, PID, mount, IPC (System V objects, POSIX message queues)
+** and UTS namespaces, and a network namespace of its own unless 'network'
+** is not 0: the child is PID 1 of its PID namespace. Returns the child's pid in the parent, 0 in the child, -1 and
 ** errno on failure (EPERM, EINVAL, ENOSPC, EUSERS, ENOSYS: namespaces
 ** refused here). No fork handlers run: until exec the child may make only
 ** async-signal-safe calls, as after fork in a threaded process. */
-pid_t kn_sandbox_clone(void);
+pid_t kn_sandbox_clone(int network);
+
+/* In the child of kn_sandbox_clone(0): brings up its network namespace's
+** loopback interface (the only one there), so a player's own processes may
+** talk over 127.0.0.1; nothing outside is reachable. 0, or KN_SB_NET with
+** errno set. Async-signal-safe. */
+int kn_sandbox_loopback(void);
 
 /* In the child of kn_sandbox_clone: maps 'uid' and 'gid' (the parent's
 ** own ids) to themselves, makes every mount private, mounts the PID
@@ -89,8 +97,9 @@ int kn_sandbox_drop(void);
 ** namespace. Never returns. */
 void kn_sandbox_init(pid_t child, int statusfd);
 
-/* Tries the whole making once (a child in the namespaces, its own /proc,
-** a grandchild that drops its capabilities), running nothing. 1 when it
+/* Tries the whole making once (a child in the namespaces, network
+** included, its own /proc and loopback, a grandchild that drops its
+** capabilities), running nothing. 1 when it
 ** works; else 0 with 'e' saying which step failed and why. */
 int kn_sandbox_probe(unsigned uid, unsigned gid, kn_sandbox_error *e);
 

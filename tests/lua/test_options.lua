@@ -31,7 +31,7 @@ end
 
 T["core.spawn rejects unknown options before starting anything"] = function()
   local err = expect_error(core.spawn, { "true" }, { pgrp = true })
-  assert(err:find("spawn: unknown option 'pgrp' (known: pgroup, stdin, session, stderr, memory, cpu, sandbox, readonly, writable)", 1, true), err)
+  assert(err:find("spawn: unknown option 'pgrp' (known: pgroup, stdin, session, stderr, memory, cpu, sandbox, readonly, writable, network)", 1, true), err)
 end
 
 

@@ -229,6 +229,51 @@ T["a sandboxed player has a /dev of its own: null, urandom, no disk or memory no
   for name in (lines[3] or ""):gmatch("%S+") do assert(allowed[name], "in the player's /dev: " .. name) end
 end
 
+-- A player reaches no socket of the machine (a service on 127.0.0.1, an abstract unix socket:
+-- D-Bus, an X server, a database) and no System V IPC object; its own loopback works.
+-- network = true gives the machine's network back (an engine that plays through a server).
+T["a sandboxed player reaches no socket or IPC object of the machine, unless network = true"] = function()
+  if not SANDBOX then return assert_refused() end
+  local name = "konane-sandbox-test" .. H.tmpdir():gsub("%W", "-")
+  local listener = assert(core.spawn({ "python3", "-c", table.concat({
+    "import socket, sys, time",
+    "t = socket.socket(); t.bind(('127.0.0.1', 0)); t.listen(8)",
+    "u = socket.socket(socket.AF_UNIX); u.bind('\\0' + sys.argv[1]); u.listen(8)",
+    "print(t.getsockname()[1], flush=True)",
+    "time.sleep(120)" }, "\n"), name }))
+  local expired, line = H.patience(30, listener:pid()), ""
+  while not line:find("\n") and not expired() do
+    core.poll({ listener }, 0.1)
+    line = line .. (listener:read() or "")
+  end
+  local port = assert(tonumber(line:match("%d+")), "the listener did not start: " .. line)
+  local _, shm = H.run { "ipcmk", "-M", "4096" }
+  local id = assert(shm:match("(%d+)"), shm)
+  local probe = { "sh", "-c", "python3 -c \"" .. table.concat({
+    "import socket, sys",
+    "def reach(f):",
+    "    try: f(); return 'reached'",
+    "    except OSError: return 'refused'",
+    "def unix(): socket.socket(socket.AF_UNIX).connect('\\0' + sys.argv[2])",
+    "def own():",
+    "    s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(1)",
+    "    socket.create_connection(s.getsockname(), timeout=5)",
+    "print('tcp', reach(lambda: socket.create_connection(('127.0.0.1', int(sys.argv[1])), timeout=5)),",
+    "      'unix', reach(unix), 'own', reach(own))" }, "\n") .. "\" " .. port .. " " .. name ..
+    "; ipcs -m -i " .. id .. " 2>&1 | grep -q shmid= && echo ipc reached || echo ipc refused" }
+  local _, boxed = H.run(probe, { sandbox = true })
+  local _, net = H.run(probe, { sandbox = true, network = true })
+  local _, plain = H.run(probe, { session = true })
+  H.run { "ipcrm", "-m", id }
+  listener:kill()
+  listener:wait(true)
+  listener:close()
+  assert(plain == "tcp reached unix reached own reached\nipc reached\n", plain)
+  assert(boxed == "tcp refused unix refused own reached\nipc refused\n", boxed)
+  assert(net == "tcp reached unix reached own reached\nipc refused\n", net)
+  H.cleanup()
+end
+
 -- What core.spawn reports about processes must not depend on the sandbox: exit codes, deaths
 -- by signal (also the child's own, which a namespace's init would ignore), p:kill, exec
 -- failures. Returns the outcomes as one line.

@@ -43,6 +43,11 @@ for dir in (os.getenv("KONANE_SANDBOX_WRITABLE") or ""):gmatch("[^:]+") do
   M.writable[#M.writable + 1] = dir
 end
 
+-- Players keep the machine's network (sandboxed only: else a network namespace of their own,
+-- with a loopback interface only): for an engine that plays through a server. From
+-- KONANE_SANDBOX_NETWORK (set and not empty).
+M.network = (os.getenv("KONANE_SANDBOX_NETWORK") or "") ~= ""
+
 local function core()
   return require("konane").core
 end
@@ -272,7 +277,8 @@ local function start(def)
   local proc, err = c.spawn(def.argv, { stdin = true, sandbox = true, stderr = def.log or false,
                                         memory = def.memory, cpu = def.cpu,
                                         readonly = #M.readonly > 0 and M.readonly or nil,
-                                        writable = #M.writable > 0 and M.writable or nil })
+                                        writable = #M.writable > 0 and M.writable or nil,
+                                        network = M.network or nil })
   if not proc then fail("handshake", "cannot start the engine: " .. shown(err)) end
   if not proc:sandboxed() then started = true end -- the end of its first game sweeps
   local conn = setmetatable({ proc = proc, buf = "", start = 1, scan = 1, seen = 0, key = def.key,
