@@ -68,7 +68,8 @@ CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 # readline's for repl.c only).
 BIND_SRC := $(wildcard src/l*.c)
 HOST_SRC := src/main.c src/repl.c
-CORE_SRC := $(filter-out $(BIND_SRC) $(HOST_SRC),$(wildcard src/*.c))
+INIT_SRC := src/sbinit.c
+CORE_SRC := $(filter-out $(BIND_SRC) $(HOST_SRC) $(INIT_SRC),$(wildcard src/*.c))
 BIND_OBJ := $(BIND_SRC:src/%.c=$(BUILD)/obj/%.o)
 HOST_OBJ := $(HOST_SRC:src/%.c=$(BUILD)/obj/%.o)
 CORE_OBJ := $(CORE_SRC:src/%.c=$(BUILD)/obj/%.o)
@@ -78,18 +79,21 @@ DEPS := $(wildcard $(BUILD)/obj/*.d $(BUILD)/tests/*.d)
 
 HOST := $(BUILD)/konane
 MODULE := $(BUILD)/konane.so
+# A sandboxed player's init execs this small program (src/sbinit.c), found
+# beside the module or the host program: installed beside both.
+INIT := $(BUILD)/konane-sandbox-init
 # The host's fallback library directory comes from PREFIX: this header is
 # rewritten only when PREFIX changes, and main.o depends on it.
 PREFIX_H := $(BUILD)/gen/prefix.h
 
 .PHONY: all run test test-slow lint asan tsan bench install install-rock uninstall clean help FORCE
 
-all: $(HOST) $(MODULE)
+all: $(HOST) $(MODULE) $(INIT)
 
 # -MMD -MP: each object depends on the headers it includes (the .d files)
 DEPFLAGS = -MMD -MP
 
-$(CORE_OBJ): $(BUILD)/obj/%.o: src/%.c Makefile | $(BUILD)/obj
+$(CORE_OBJ) $(BUILD)/obj/sbinit.o: $(BUILD)/obj/%.o: src/%.c Makefile | $(BUILD)/obj
 	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(BIND_OBJ): $(BUILD)/obj/%.o: src/%.c Makefile | $(BUILD)/obj
@@ -112,6 +116,9 @@ $(HOST): $(HOST_OBJ) $(BIND_OBJ) $(CORE_OBJ)
 
 $(MODULE): $(BIND_OBJ) $(CORE_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -pthread -shared $^ -o $@ -lm
+
+$(INIT): $(BUILD)/obj/sbinit.o $(BUILD)/obj/sandbox.o
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@
 
 # Tests link the core only; the pty test also needs forkpty from -lutil.
 $(BUILD)/tests/test_repl_pty: TEST_LIBS := -lutil
@@ -178,6 +185,8 @@ install: all
 	  "$(DESTDIR)$(PREFIX)/share/man/man1" "$(DESTDIR)$(PREFIX)/share/konane"
 	install -m 755 $(HOST) "$(DESTDIR)$(PREFIX)/bin/konane"
 	install -m 755 $(MODULE) "$(DESTDIR)$(PREFIX)/lib/lua/5.4/konane/core.so"
+	install -m 755 $(INIT) "$(DESTDIR)$(PREFIX)/bin/konane-sandbox-init"
+	install -m 755 $(INIT) "$(DESTDIR)$(PREFIX)/lib/lua/5.4/konane/konane-sandbox-init"
 	rm -rf "$(LUADIR)/konane"
 	cd lua && find konane -type d -exec install -d "$(LUADIR)/{}" \; && \
 	  find konane -type f -name '*.lua' -exec install -m 644 {} "$(LUADIR)/{}" \;
@@ -195,11 +204,14 @@ install-rock: all
 	install -d "$(LIBDIR)/konane" "$(BINDIR)" "$(LUADIR)"
 	install -m 755 $(MODULE) "$(LIBDIR)/konane/core.so"
 	install -m 755 $(HOST) "$(BINDIR)/konane"
+	install -m 755 $(INIT) "$(LIBDIR)/konane/konane-sandbox-init"
+	install -m 755 $(INIT) "$(BINDIR)/konane-sandbox-init"
 	cd lua && find konane -type d -exec install -d "$(LUADIR)/{}" \; && \
 	  find konane -type f -name '*.lua' -exec install -m 644 {} "$(LUADIR)/{}" \;
 
 uninstall:
 	rm -f "$(DESTDIR)$(PREFIX)/bin/konane" "$(DESTDIR)$(PREFIX)/bin/konane-tournament" \
+	  "$(DESTDIR)$(PREFIX)/bin/konane-sandbox-init" \
 	  "$(DESTDIR)$(PREFIX)/share/man/man1/konane.1"
 	rm -rf "$(DESTDIR)$(PREFIX)/share/konane"
 	rm -rf "$(DESTDIR)$(PREFIX)/lib/lua/5.4/konane" "$(DESTDIR)$(PREFIX)/share/lua/5.4/konane"

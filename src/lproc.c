@@ -4,9 +4,10 @@
 ** calls with a memory limit
 ** See docs/architecture.md for the map of files
 */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* dladdr: the module's own file */
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -277,6 +278,7 @@ typedef struct {
   int network; /* sandboxed: the host's network namespace kept */
   double memory, cpu;
   path_list rw, ro; /* sandboxed: paths kept writable, then made read-only */
+  const char *init; /* sandboxed: the init program's path (sandbox_init_path) */
   pid_t parent;     /* the spawning process: gone before PDEATHSIG was set? */
 } spawn_plan;
 
@@ -379,8 +381,26 @@ static void spawn_sandboxed(spawn_plan *sp, unsigned uid, unsigned gid) {
     sp->setsid_ = sp->pgroup = 0; /* the init's group is the player's */
     spawn_exec(sp);
   }
-  spawn_close_from(0, fds[9]);
-  kn_sandbox_init(child, fds[9]);
+  /* the init becomes a program of its own, holding none of the referee's
+  ** memory: the status pipe as its stdin, the failure pipe (close-on-exec)
+  ** as its stdout until the exec */
+  char arg[24];
+  size_t n = 0;
+  char digits[12];
+  int nd = 0;
+  for (long v = child; nd == 0 || v > 0; v /= 10) digits[nd++] = (char)('0' + v % 10);
+  while (nd > 0) arg[n++] = digits[--nd];
+  arg[n] = 0;
+  if (dup2(fds[9], 0) < 0 || dup3(fds[3], 1, O_CLOEXEC) < 0) {
+    kill(child, SIGKILL);
+    spawn_fail(fds[3], KN_SB_INIT);
+  }
+  spawn_close_from(2, 1);
+  char *const args[] = {(char *)KN_SANDBOX_INIT, arg, NULL};
+  char *const env[] = {NULL};
+  execve(sp->init, args, env);
+  kill(child, SIGKILL);
+  spawn_fail(1, KN_SB_INIT);
 }
 
 /* Registry key of the sandbox's availability in this process: a table
@@ -422,6 +442,43 @@ static int sandbox_available(lua_State *L, const char **why) {
   *why = lua_tostring(L, -1); /* kept alive by the registry's table */
   lua_pop(L, 3);
   return ok;
+}
+
+/*
+** The path of the sandbox's init program (KN_SANDBOX_INIT) for this
+** process, found once per Lua state and kept in the registry: beside the
+** shared object this code is in (build/konane.so, an installed core.so)
+** or, linked into the host, beside the running program (build/konane,
+** PREFIX/bin/konane); make and make install put a copy in each place.
+** Pushes nothing; NULL and '*path' the path looked for when it is not
+** there or not executable (errno set).
+*/
+#define SANDBOX_INIT_KEY "konane.sandbox_init"
+static const char *sandbox_init_path(lua_State *L, const char **looked) {
+  if (lua_getfield(L, LUA_REGISTRYINDEX, SANDBOX_INIT_KEY) != LUA_TSTRING) {
+    lua_pop(L, 1);
+    Dl_info info;
+    const char *self = "/proc/self/exe";
+    size_t len = 0;
+    if (dladdr((void *)&sandbox_init_path, &info) && info.dli_fname) {
+      len = strlen(info.dli_fname);
+      if (len > 3 && strcmp(info.dli_fname + len - 3, ".so") == 0) self = info.dli_fname;
+    }
+    char *real = realpath(self, NULL);
+    const char *slash = real ? strrchr(real, '/') : NULL;
+    if (slash)
+      lua_pushfstring(L, "%s/%s", lua_pushlstring(L, real, (size_t)(slash - real)), KN_SANDBOX_INIT);
+    else
+      lua_pushfstring(L, "(the directory of %s)/%s", self, KN_SANDBOX_INIT);
+    free(real);
+    if (slash) lua_remove(L, -2);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, LUA_REGISTRYINDEX, SANDBOX_INIT_KEY);
+  }
+  const char *path = lua_tostring(L, -1); /* kept alive by the registry */
+  lua_pop(L, 1);
+  *looked = path;
+  return access(path, X_OK) == 0 ? path : NULL;
 }
 
 /* core.sandbox() -> true | false, why: whether core.spawn{sandbox = true}
@@ -494,7 +551,9 @@ static int spawn_paths(lua_State *L, const char *name, int sandboxed, path_list 
 **     it sees and can signal only its own descendants, and they all die
 **     with it (p:pid() is then the pid of the
 **     namespace's init, a small process that starts the child, reaps and
-**     passes its exit status on; p:sandboxed() tells); elsewhere as session;
+**     passes its exit status on, the program konane-sandbox-init found
+**     beside this module or the host program (an error when it is
+**     missing); p:sandboxed() tells); elsewhere as session;
 **   stdin: a pipe as the child's stdin (p:write), else /dev/null;
 **   stderr: absent or true: into the output pipe with stdout; false:
 **     /dev/null; a path: appended to that file by a thread of this
@@ -563,8 +622,17 @@ static int l_spawn(lua_State *L) {
   }
   argv[n] = NULL;
   path_list rw, ro;
+  const char *init_looked = NULL;
   if (spawn_paths(L, "writable", sandboxed, &rw) || spawn_paths(L, "readonly", sandboxed, &ro))
     return 2;
+  const char *init = NULL;
+  if (sandboxed && !(init = sandbox_init_path(L, &init_looked))) {
+    lua_pushnil(L);
+    lua_pushfstring(L, "cannot start '%s' in its sandbox (its init program %s: %s; make builds it "
+                       "beside the module and the host program, make install installs it there)",
+                    argv[0], init_looked, strerror(errno));
+    return 2;
+  }
   lprocess *p = lua_newuserdatauv(L, sizeof(lprocess), 0);
   p->pid = 0;
   p->fd = -1;
@@ -618,7 +686,7 @@ static int l_spawn(lua_State *L) {
       close(logfd);
     }
   }
-  spawn_plan plan = {argv, fds, with_stdin, err_mode, session, pgroup, network, memory, cpu, rw, ro, getpid()};
+  spawn_plan plan = {argv, fds, with_stdin, err_mode, session, pgroup, network, memory, cpu, rw, ro, init, getpid()};
   fflush(NULL);
   pid = sandboxed ? kn_sandbox_clone(network) : fork();
   if (pid < 0) {

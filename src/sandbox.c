@@ -46,6 +46,7 @@ const char *kn_sandbox_stage_name(int stage) {
   case KN_SB_READONLY: return "read-only mounts";
   case KN_SB_DEV: return "private /dev";
   case KN_SB_NET: return "loopback interface";
+  case KN_SB_INIT: return "init program " KN_SANDBOX_INIT;
   default: return "not Linux";
   }
 }

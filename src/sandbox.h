@@ -21,6 +21,7 @@ enum {
   KN_SB_READONLY, /* a path made read-only (a bind mount, remounted) */
   KN_SB_DEV,      /* the namespace's own /dev */
   KN_SB_NET,      /* the namespace's own loopback interface */
+  KN_SB_INIT,     /* the init program (konane-sandbox-init) */
   KN_SB_UNSUPPORTED /* not Linux */
 };
 
@@ -29,6 +30,10 @@ enum {
 typedef struct {
   int stage, err;
 } kn_sandbox_error;
+
+/* The init program's file name: beside the module (konane.so, core.so) or
+** the host program that runs the referee (see docs/architecture.md). */
+#define KN_SANDBOX_INIT "konane-sandbox-init"
 
 /* A few words naming 'stage' ("clone", "mount /proc", ...). */
 const char *kn_sandbox_stage_name(int stage);

@@ -274,6 +274,54 @@ T["a sandboxed player reaches no socket or IPC object of the machine, unless net
   H.cleanup()
 end
 
+-- The namespace's init execs a small program (konane-sandbox-init): a child that never execs
+-- keeps a copy-on-write image of the referee, and every page the referee rewrites later is
+-- copied into it (156 MB for a referee rewriting a 1e7-entry table). Here a referee with a
+-- 1e6-entry table (16 MB) rewrites it with a player running: the init keeps nothing of it.
+T["a sandboxed player's init is a small program of its own: none of the referee's memory"] = function()
+  if not SANDBOX then return assert_refused() end
+  local code, out = H.run { core.exe_path(), "-e", [[
+    local core = require("konane").core
+    local t = {}
+    for i = 1, 1e6 do t[i] = i end
+    local p = assert(core.spawn({ "sleep", "30" }, { sandbox = true }))
+    for i = 1, 1e6 do t[i] = i + 1 end
+    local f = assert(io.open("/proc/" .. p:pid() .. "/smaps_rollup"))
+    local dirty = f:read("a"):match("Private_Dirty:%s+(%d+)")
+    f:close()
+    local exe = io.popen("readlink /proc/" .. p:pid() .. "/exe"):read("l")
+    p:kill()
+    p:wait(true)
+    print(dirty, exe)
+  ]] }
+  assert(code == 0, out)
+  local dirty, exe = out:match("^(%d+)\t(%S+)\n$")
+  assert(dirty and tonumber(dirty) < 4096, "the init's private memory (kB): " .. out)
+  assert(exe:match("/konane%-sandbox%-init$"), exe)
+end
+
+-- The init program is looked for beside the host program (or the module): where it is missing,
+-- a sandboxed spawn is a clear error, never a player run without its sandbox.
+T["without its init program beside the host, a sandboxed spawn says so; KONANE_NO_SANDBOX still runs"] = function()
+  if not SANDBOX then return assert_refused() end
+  local dir = H.tmpdir()
+  assert(os.execute("cp " .. core.exe_path() .. " " .. dir .. "/konane"))
+  local paths = "LUA_PATH=" .. os.getenv("PWD") .. "/lua/?.lua;" .. os.getenv("PWD") .. "/lua/?/init.lua;;"
+  local script = "print(require('konane').core.spawn({ 'true' }, { sandbox = true }))"
+  local _, out = H.run { "env", paths, dir .. "/konane", "-e", script }
+  assert(out:find("^nil\tcannot start 'true' in its sandbox %(its init program " .. dir:gsub("%p", "%%%0") ..
+    "/konane%-sandbox%-init: No such file or directory"), out)
+  _, out = H.run { "env", paths, "KONANE_NO_SANDBOX=1", dir .. "/konane", "-e", script }
+  assert(out:find("^konane.Process"), out)
+  -- beside it, it is found: the player runs under it
+  local init = core.exe_path():match("^(.*)/") .. "/konane-sandbox-init"
+  assert(os.execute("cp " .. init .. " " .. dir .. "/"))
+  _, out = H.run { "env", paths, dir .. "/konane", "-e", "local p = require('konane').core.spawn({ 'sleep', '5' }, " ..
+    "{ sandbox = true }) print(io.popen('readlink /proc/' .. p:pid() .. '/exe'):read('l')) p:kill() p:wait(true)" }
+  assert(out == dir .. "/konane-sandbox-init\n", out)
+  H.cleanup()
+end
+
 -- What core.spawn reports about processes must not depend on the sandbox: exit codes, deaths
 -- by signal (also the child's own, which a namespace's init would ignore), p:kill, exec
 -- failures. Returns the outcomes as one line.
