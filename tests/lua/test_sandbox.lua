@@ -322,6 +322,44 @@ T["without its init program beside the host, a sandboxed spawn says so; KONANE_N
   H.cleanup()
 end
 
+-- A bot file's process keeps of konane.core only what a bot needs (server.lua's allow list):
+-- not spawn, poll or sandbox, and not a function the core gains later (here one added before
+-- the lockdown). The bot names itself after what it finds.
+T["a bot file reaches only the allowed part of konane.core, not a function added later"] = function()
+  local path = H.tmpdir() .. "/keys.lua"
+  local f = assert(io.open(path, "w"))
+  f:write([[
+    local keys = {}
+    for k in pairs(require("konane").core) do keys[#keys + 1] = k end
+    table.sort(keys)
+    return { name = table.concat(keys, ","), choose = function(_, g) return g:moves()[1] end }
+  ]])
+  f:close()
+  local p = assert(core.spawn({ core.exe_path(), "-e", string.format([[
+    local core = require("konane").core
+    core.zz_added_later = function() end
+    os.exit(require("konane.ugi.server").main(%q))
+  ]], path) }, { stdin = true, stderr = false }))
+  p:write("ugi\n")
+  local out, expired = "", H.patience(30, p:pid())
+  while not out:find("ugiok", 1, true) and not expired() do
+    core.poll({ p }, 0.1)
+    out = out .. (p:read() or "")
+  end
+  p:write("quit\n")
+  p:wait(true)
+  p:close()
+  local names = assert(out:match("id name ([^\n]*)"), out)
+  local allowed = require("konane.ugi.server").CORE_ALLOWED
+  local seen = {}
+  for k in names:gmatch("[^,]+") do
+    assert(allowed[k], "a bot file reaches konane.core." .. k)
+    seen[k] = true
+  end
+  for _, k in ipairs { "new", "clock", "hashtable", "call_limited" } do assert(seen[k], "missing: " .. k .. " in " .. names) end
+  H.cleanup()
+end
+
 -- What core.spawn reports about processes must not depend on the sandbox: exit codes, deaths
 -- by signal (also the child's own, which a namespace's init would ignore), p:kill, exec
 -- failures. Returns the outcomes as one line.

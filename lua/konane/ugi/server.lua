@@ -687,6 +687,15 @@ local function fd_channel(core, out)
 end
 
 --- lockdown() -> what the server keeps
+-- What a bot file may reach of konane.core: the game API and what konane's own bots and
+-- library call while a bot plays (the search table, the clock, call_limited for alphabeta's
+-- weights). An allow list: a function added to the core later stays out of bot files until it
+-- is named here (processes, files, descriptors, the terminal, the sandbox are never).
+M.CORE_ALLOWED = {
+  Game = true, MAX_SIDE = true, VERSION = true, new = true, meta = true, clock = true,
+  hashtable = true, own_table = true, call_limited = true,
+}
+
 -- Strips this process's Lua state down to the safe library plus konane's game API, after
 -- taking what the server itself needs. See the top of this file.
 function M.lockdown()
@@ -716,9 +725,8 @@ function M.lockdown()
     for i, v in ipairs(variants) do copy[i] = { name = v.name, description = v.description } end
     return copy
   end
-  for _, k in ipairs { "spawn", "poll", "listdir", "fsync", "lock", "exe_path", "fd_read", "kill_strays", "sandbox",
-                       "isatty", "term_columns" } do
-    core[k] = nil
+  for k in pairs(core) do
+    if not M.CORE_ALLOWED[k] then core[k] = nil end
   end
   local raw_load = load
   _G.load = function(chunk, name, _, ...)
