@@ -113,21 +113,20 @@ local function tree(root)
   return out
 end
 
---- patience(seconds, pid [, whole_tree]) -> expired(): a hang guard for a test waiting on
--- process 'pid' (with 'whole_tree', on it and every process below it: a tournament, its
--- workers, their engines). expired() is true once 'seconds' have passed in which those
--- processes were not kept waiting for a CPU: a test run at nice 19 beside a benchmark at nice
--- -10 gets well under 1% of a core, and an engine then takes tens of seconds to start. Each
--- look (at most every 0.2 s) counts the most any one thread of them waited since the last
--- look, never more than the time between looks; so a process that hangs (blocked, or looping
--- with any CPU at all) still ends the wait. Without /proc (not Linux): wall time.
-function H.patience(seconds, pid, whole_tree)
+--- patient_clock(pid [, whole_tree [, chain]]) -> clock(): seconds, as core.clock() counts them,
+-- less the time process 'pid' (with 'whole_tree', it and every process below it: a tournament,
+-- its workers, their engines) was kept waiting for a CPU. Each call looks (at most every 0.2 s)
+-- at the most any one thread of them waited since the last look (with 'chain', what all of them
+-- waited, for processes that wait on each other in turn: a referee, its worker, the engine the
+-- worker waits for), never more than the time between looks; so the clock never goes back, and
+-- it runs at wall speed while they sleep, are blocked, stopped or run. A process that starts and
+-- ends between two looks is not seen. Without /proc (not Linux): wall time.
+function H.patient_clock(pid, whole_tree, chain)
   local core = require("konane").core
   local last, counted = {}, 0
-  local t0 = core.clock()
-  local tlook = t0
+  local tlook = core.clock()
   local function look(first)
-    local now, grew, seen = core.clock(), 0, {}
+    local grew, seen = 0, {}
     for _, p in ipairs(whole_tree and tree(pid) or { tostring(pid) }) do
       for _, tid in ipairs(core.listdir("/proc/" .. p .. "/task") or {}) do
         local f = io.open("/proc/" .. p .. "/task/" .. tid .. "/schedstat", "r")
@@ -139,19 +138,36 @@ function H.patience(seconds, pid, whole_tree)
           seen[tid] = w
           -- (a thread first seen now started since the last look: all its waiting is new)
           local g = w - (last[tid] or (first and w or 0))
-          if g > grew then grew = g end
+          if chain then grew = grew + g elseif g > grew then grew = g end
         end
       end
     end
+    -- (the time after the reads: waiting while this walk was kept from a CPU is in them)
+    local now = core.clock()
     last = seen
     counted = counted + math.min(grew, now - tlook)
     tlook = now
   end
   look(true)
+  local high = -math.huge
   return function()
     if core.clock() - tlook >= 0.2 then look(false) end
-    return core.clock() - t0 - counted > seconds
+    -- (a look may take off up to 0.2 s the calls since the last one have already counted)
+    high = math.max(high, core.clock() - counted)
+    return high
   end
+end
+
+--- patience(seconds, pid [, whole_tree]) -> expired(): a hang guard for a test waiting on
+-- process 'pid' (with 'whole_tree', on it and every process below it). expired() is true once
+-- 'seconds' have passed in which those processes were not kept waiting for a CPU
+-- (patient_clock): a test run at nice 19 beside a benchmark at nice -10 gets well under 1% of
+-- a core, and an engine then takes tens of seconds to start. A process that hangs (blocked,
+-- or looping with any CPU at all) still ends the wait. Without /proc (not Linux): wall time.
+function H.patience(seconds, pid, whole_tree)
+  local clock = H.patient_clock(pid, whole_tree)
+  local t0 = clock()
+  return function() return clock() - t0 > seconds end
 end
 
 --- sh(cmd) -> everything 'cmd' (a shell command) wrote to its stdout
