@@ -1,7 +1,9 @@
 -- An audit of the players' sandbox (docs/bots.md "Isolation") from inside: an engine that tries
 -- to get out by the ways test_sandbox.lua does not (tracing or reading the memory of the
 -- sandbox's init, joining its namespaces, uncovering the machine's /proc by unmounting or
--- mounting one, also from a nested user namespace) stays in; a fork bomb's processes die with
+-- mounting one, also from a nested user namespace) stays in; it opens no disk or console of the
+-- machine (run by root), reaches none of its sockets (127.0.0.1, abstract unix) nor its System
+-- V shared memory, and what it makes there ends with it; a fork bomb's processes die with
 -- their engine. Where the system refuses the namespaces (or KONANE_NO_SANDBOX is set) each test
 -- asserts what the fallback is: an engine that is not in a user namespace, with a reason given.
 local H = dofile("tests/lua/helpers.lua")
@@ -16,9 +18,10 @@ local SANDBOX, WHY = core.sandbox()
 player.defaults.startup = 300 -- a limit, not a measure: a starved machine is no forfeit
 
 -- Plays the escaper (MODE) against the example engine; returns the record and the escaper's
--- log as a table name -> result.
-local function escape(mode)
+-- log as a table name -> result. 'addr' (text) is what the escaper finds in MARK.addr.
+local function escape(mode, addr)
   local m = H.tmpdir() .. "/mark"
+  if addr then H.write(m .. ".addr", addr) end
   local rec = konane.play("ugi:python3 " .. F .. " " .. mode .. " " .. m,
     "ugi:python3 examples/ugi/konane_bot.py", { rows = 6, cols = 6, seed = 1, time = 20 })
   player.close_all()
@@ -108,6 +111,98 @@ T["the processes of an engine's fork bomb die with it"] = function()
     end
   end
   assert(left == 0, left .. " of the bomb's 100 processes left")
+  H.cleanup()
+end
+
+-- Runs a Python program outside any sandbox (this test's helper on the referee's machine);
+-- returns the process once it printed its first line, and that line.
+local function host_python(code)
+  local p = assert(core.spawn({ "python3", "-c", code }, { stdin = true }))
+  local line, expired = "", H.patience(60, p:pid())
+  while not line:find("\n") do
+    assert(not expired(), "the helper printed nothing: " .. line)
+    core.poll({ p }, 0.2)
+    local chunk = p:read()
+    assert(chunk, "the helper ended: " .. line)
+    line = line .. chunk
+  end
+  return p, line
+end
+
+-- A key for System V IPC no other run picks at the same time.
+local function ipc_key()
+  local pid = tonumber(H.self_pid() or 0) or 0
+  return 0x6b000000 + (pid * 4099 + math.floor(core.clock() * 1000)) % 0xfffff * 2
+end
+
+-- Runs 'py' (Python statements; 'l' is the C library) in a throwaway Python on this machine.
+local function py(code)
+  return H.sh("python3 -c " .. H.sh_quote("import ctypes; l = ctypes.CDLL(None); " .. code) .. " 2>&1")
+end
+
+T["a sandboxed engine opens no block device (run by root: a disk's) nor the machine's console, and still has /dev/null and /dev/urandom"] = function()
+  local rec, log, text = escape("devices")
+  assert(rec.termination == "normal", tostring(rec.reason))
+  assert(log.ns, "the tries did not run: " .. text)
+  if not SANDBOX then return assert_fallback(log, text) end
+  assert(log.null_urandom == "ok", text)
+  -- (a referee that is not root: the nodes are root's, refused anyway)
+  assert(log.block_opened == "none", "block devices a player opened: " .. text)
+  assert(log.char_opened == "none", "devices of the machine a player opened: " .. text)
+  -- its own user namespace cannot uncover the machine's /dev either
+  local r, n = (log.nested_dev or ""):match("^(%S+), (%d+) block devices$")
+  assert(r and (r ~= "ok" or n == "0"), text)
+  H.cleanup()
+end
+
+T["a sandboxed engine cannot reach the referee machine's sockets: a TCP port on 127.0.0.1, an abstract unix socket"] = function()
+  local l, line = host_python([[
+import os, socket, sys
+t = socket.socket(); t.bind(("127.0.0.1", 0)); t.listen(8)
+u = socket.socket(socket.AF_UNIX); name = "konane-audit-%d" % os.getpid(); u.bind("\0" + name); u.listen(8)
+print(t.getsockname()[1], name, flush=True)
+sys.stdin.read()
+]])
+  local port, name = line:match("(%d+) (%S+)")
+  -- (the default: no network of the machine, whatever KONANE_SANDBOX_NETWORK says here)
+  local network = player.network
+  player.network = false
+  local ok, rec, log, text = pcall(escape, "net", "tcp " .. port .. "\nunix " .. name .. "\n")
+  player.network = network
+  -- the listener is there for a process outside the sandbox
+  local outside = py(([[
+import socket
+for f, a in ((socket.AF_INET, ("127.0.0.1", %s)), (socket.AF_UNIX, "\0%s")):
+    s = socket.socket(f); s.connect(a); s.close()
+print("reached")]]):format(port, name))
+  l:kill()
+  l:wait(true)
+  l:close()
+  assert(ok, rec)
+  assert(rec.termination == "normal", tostring(rec.reason))
+  assert(log.ns, "the tries did not run: " .. text)
+  assert(outside:find("reached", 1, true), "the listener was not there: " .. outside)
+  if not SANDBOX then return assert_fallback(log, text) end
+  assert(log.tcp and log.tcp ~= "ok", "a sandboxed engine connected to 127.0.0.1:" .. port .. ": " .. text)
+  assert(log.unix and log.unix ~= "ok", "a sandboxed engine connected to the abstract socket " .. name .. ": " .. text)
+  H.cleanup()
+end
+
+T["a sandboxed engine cannot reach the machine's System V shared memory, and what it makes there ends with it"] = function()
+  local key = ipc_key()
+  local made = py(("print(l.shmget(%d, 4096, 0o1000 | 0o600))"):format(key))
+  assert(tonumber(made) and tonumber(made) >= 0, "cannot make a segment here: " .. made)
+  local ok, rec, log, text = pcall(escape, "ipc", "shm " .. key .. "\n")
+  -- what is left of the two segments (key, key + 1), then none of them
+  local left = H.sh(("awk '$1 == %d || $1 == %d { print $1 }' /proc/sysvipc/shm"):format(key, key + 1))
+  py(("[l.shmctl(l.shmget(k, 0, 0), 0, None) for k in (%d, %d) if l.shmget(k, 0, 0) >= 0]"):format(key, key + 1))
+  assert(ok, rec)
+  assert(rec.termination == "normal", tostring(rec.reason))
+  assert(log.ns, "the tries did not run: " .. text)
+  if not SANDBOX then return assert_fallback(log, text) end
+  assert(log.shm_theirs and log.shm_theirs ~= "ok", "a sandboxed engine attached the machine's segment: " .. text)
+  assert(log.shm_mine == "ok", text)
+  assert(not left:find(tostring(key + 1), 1, true), "the engine's segment outlived it: " .. left)
   H.cleanup()
 end
 
