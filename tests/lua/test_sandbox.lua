@@ -229,24 +229,37 @@ T["a sandboxed player has a /dev of its own: null, urandom, no disk or memory no
   for name in (lines[3] or ""):gmatch("%S+") do assert(allowed[name], "in the player's /dev: " .. name) end
 end
 
+-- A listener outside any sandbox on 127.0.0.1 (a free port) and on the abstract unix name 'name',
+-- until its stdin closes (no timer: a loaded machine once outlasted a 120 s sleep): the process
+-- and its port.
+local function listen(name)
+  local listener = assert(core.spawn({ "python3", "-c", table.concat({
+    "import socket, sys",
+    "t = socket.socket(); t.bind(('127.0.0.1', 0)); t.listen(64)",
+    "u = socket.socket(socket.AF_UNIX); u.bind('\\0' + sys.argv[1]); u.listen(64)",
+    "print(t.getsockname()[1], flush=True)",
+    "sys.stdin.read()" }, "\n"), name }, { stdin = true }))
+  local expired, line = H.patience(30, listener:pid()), ""
+  while not line:find("\n") and not expired() do
+    core.poll({ listener }, 0.1)
+    line = line .. (listener:read() or "")
+  end
+  return listener, assert(tonumber(line:match("%d+")), "the listener did not start: " .. line)
+end
+
+local function stop(listener)
+  listener:kill()
+  listener:wait(true)
+  listener:close()
+end
+
 -- A player reaches no socket of the machine (a service on 127.0.0.1, an abstract unix socket:
 -- D-Bus, an X server, a database) and no System V IPC object; its own loopback works.
 -- network = true gives the machine's network back (an engine that plays through a server).
 T["a sandboxed player reaches no socket or IPC object of the machine, unless network = true"] = function()
   if not SANDBOX then return assert_refused() end
   local name = "konane-sandbox-test" .. H.tmpdir():gsub("%W", "-")
-  local listener = assert(core.spawn({ "python3", "-c", table.concat({
-    "import socket, sys, time",
-    "t = socket.socket(); t.bind(('127.0.0.1', 0)); t.listen(8)",
-    "u = socket.socket(socket.AF_UNIX); u.bind('\\0' + sys.argv[1]); u.listen(8)",
-    "print(t.getsockname()[1], flush=True)",
-    "time.sleep(120)" }, "\n"), name }))
-  local expired, line = H.patience(30, listener:pid()), ""
-  while not line:find("\n") and not expired() do
-    core.poll({ listener }, 0.1)
-    line = line .. (listener:read() or "")
-  end
-  local port = assert(tonumber(line:match("%d+")), "the listener did not start: " .. line)
+  local listener, port = listen(name)
   local _, shm = H.run { "ipcmk", "-M", "4096" }
   local id = assert(shm:match("(%d+)"), shm)
   local probe = { "sh", "-c", "python3 -c \"" .. table.concat({
@@ -265,12 +278,42 @@ T["a sandboxed player reaches no socket or IPC object of the machine, unless net
   local _, net = H.run(probe, { sandbox = true, network = true })
   local _, plain = H.run(probe, { session = true })
   H.run { "ipcrm", "-m", id }
-  listener:kill()
-  listener:wait(true)
-  listener:close()
+  stop(listener)
   assert(plain == "tcp reached unix reached own reached\nipc reached\n", plain)
   assert(boxed == "tcp refused unix refused own reached\nipc refused\n", boxed)
   assert(net == "tcp reached unix reached own reached\nipc refused\n", net)
+  H.cleanup()
+end
+
+-- The same through a referee's players: KONANE_SANDBOX_NETWORK (konane.ugi.player.network) gives
+-- an engine the machine's network back; without it the same engine reaches nothing.
+T["KONANE_SANDBOX_NETWORK gives a referee's engines the machine's network back"] = function()
+  if not SANDBOX then return assert_refused() end
+  local dir = H.tmpdir()
+  local listener, port = listen("konane-sandbox-test" .. dir:gsub("%W", "-"))
+  local engine = dir .. "/net_engine.py"
+  H.write(engine, table.concat({
+    "import os, socket, sys",
+    "try:",
+    "    socket.create_connection(('127.0.0.1', int(sys.argv[1])), timeout=5)",
+    "    said = 'reached'",
+    "except OSError:",
+    "    said = 'refused'",
+    "with open(sys.argv[2], 'a') as f: f.write(said + '\\n')",
+    "os.execv(sys.executable, [sys.executable, 'examples/ugi/konane_bot.py'])" }, "\n"))
+  local function said(setting)
+    local log = dir .. "/" .. (setting == "" and "off" or "on") .. ".log"
+    local code, out = H.run { "env", "KONANE_SANDBOX_WRITABLE=" .. dir, "KONANE_SANDBOX_NETWORK=" .. setting,
+      core.exe_path(), "-e", string.format("require('konane.ugi.player').defaults.startup = 300 " ..
+        "local rec = require('konane').play(%q, 'random', { rows = 6, cols = 6, seed = 1, time = %d }) " ..
+        "print(rec.termination)", "ugi:python3 " .. engine .. " " .. port .. " " .. log, MOVE_LIMIT) }
+    assert(code == 0 and out == "normal\n", out)
+    return H.read(log)
+  end
+  local on, off = said("1"), said("")
+  stop(listener)
+  assert(on:find("^reached\n") and not on:find("refused"), on)
+  assert(off:find("^refused\n") and not off:find("reached"), off)
   H.cleanup()
 end
 
