@@ -261,9 +261,9 @@ end
 -- The engine's start-up deadline is a limit, not a measure (300 s), and the hang limit's clock
 -- (the pool's util.clock) counts only time the run's processes (the referee, its worker, the
 -- engines, which wait on each other in turn) were not kept waiting for a CPU (H.patient_clock):
--- the limit covers the engines' start, and a starved start (seconds of wall
--- time on a loaded machine) that outlasts a short limit makes the side to move lose, innocent
--- or not, before the engine could stop its worker (BUGS.md, s17).
+-- on a loaded machine an engine starved between its answer and the stop could otherwise keep
+-- its worker waiting past the short limit, and the side to move would lose before the engine
+-- stopped its worker (an engine's start no longer counts against the limit: 5f3e5e9).
 local function engine_harms_its_worker(how, opponent, hang, cause)
   local spec = "ugi:" .. python3() .. " tests/lua/fixtures/ugi_kills_worker.py" .. how
   if core.sandbox() then
