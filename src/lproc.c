@@ -537,6 +537,53 @@ static int spawn_paths(lua_State *L, const char *name, int sandboxed, path_list 
 }
 
 /*
+** A read-only path two or more levels inside a writable one (--out W/runs/t1
+** with W writable) is safe only if nothing above it can move: the player
+** could rename W/runs, make a W/runs/t1 of its own and plant links where the
+** referee writes. A mount point cannot be renamed or removed, so every
+** directory between the two (W/runs) is bound onto itself as well, writable
+** as before. Replaces 'rw' with its own paths followed by those directories
+** (bound before any read-only path), kept alive on the stack like
+** spawn_paths's.
+*/
+static void spawn_pin_parents(lua_State *L, path_list *rw, const path_list *ro) {
+  int extra = 0;
+  for (int i = 0; i < ro->n; i++)
+    for (const char *c = ro->path[i]; *c; c++) extra += *c == '/';
+  extra *= rw->n; /* at most each directory of each read-only path, a writable path each */
+  if (extra == 0) return;
+  path_list out;
+  out.path = lua_newuserdatauv(L, sizeof(char *) * (size_t)(rw->n + extra), 0);
+  out.keep = lua_newuserdatauv(L, sizeof(unsigned long) * (size_t)(rw->n + extra), 0);
+  out.n = 0;
+  for (int j = 0; j < rw->n; j++) {
+    out.path[out.n] = rw->path[j];
+    out.keep[out.n] = rw->keep[j];
+    out.n++;
+  }
+  lua_newtable(L);
+  int keep = lua_gettop(L);
+  for (int i = 0; i < ro->n; i++) {
+    const char *r = ro->path[i];
+    for (int j = 0; j < rw->n; j++) {
+      const char *w = rw->path[j];
+      size_t len = strlen(w);
+      while (len > 0 && w[len - 1] == '/') len--; /* "/" itself */
+      if (strncmp(r, w, len) != 0 || r[len] != '/' || r[len + 1] == 0) continue;
+      /* each directory strictly between w and r (r is its own mount point) */
+      for (const char *d = strchr(r + len + 1, '/'); d; d = strchr(d + 1, '/')) {
+        lua_pushlstring(L, r, (size_t)(d - r));
+        out.path[out.n] = lua_tostring(L, -1);
+        lua_rawseti(L, keep, out.n + 1); /* the table keeps the string */
+        out.keep[out.n] = kn_sandbox_mount_flags(out.path[out.n]);
+        out.n++;
+      }
+    }
+  }
+  *rw = out;
+}
+
+/*
 ** core.spawn(argv [, opts]): starts argv[1] (searched in PATH when it has
 ** no slash) with the arguments argv[2..]. Options:
 **   pgroup: the child leads a process group of its own, so a Ctrl-C at the
@@ -625,6 +672,7 @@ static int l_spawn(lua_State *L) {
   const char *init_looked = NULL;
   if (spawn_paths(L, "writable", sandboxed, &rw) || spawn_paths(L, "readonly", sandboxed, &ro))
     return 2;
+  spawn_pin_parents(L, &rw, &ro);
   const char *init = NULL;
   if (sandboxed && !(init = sandbox_init_path(L, &init_looked))) {
     lua_pushnil(L);

@@ -206,4 +206,32 @@ T["a sandboxed engine cannot reach the machine's System V shared memory, and wha
   H.cleanup()
 end
 
+T["an output directory deep inside the players' writable path: no engine moves it away or plants links in its place"] = function()
+  -- KONANE_SANDBOX_WRITABLE=W, --out W/runs/t1: the bind that keeps the directory read-only is
+  -- on the directory, not on its parent, which the engine may rename
+  local w = H.tmpdir()
+  assert(os.execute("mkdir " .. H.sh_quote(w .. "/runs")))
+  local out, canary, m = w .. "/runs/t1", H.tmpdir() .. "/canary", w .. "/mark"
+  H.write(canary, "untouched")
+  H.write(m .. ".addr", "out " .. out .. "\ncanary " .. canary .. "\n")
+  local code, text = H.run { "env", "KONANE_SANDBOX_WRITABLE=" .. w, core.exe_path(), "scripts/tournament.lua",
+    "--bot", "ugi:python3 " .. F .. " outdir " .. m, "--bot", "random", "--size", "6x6", "--games", "2",
+    "--time", "20", "--startup", "300", "--out", out }
+  local f = io.open(m .. ".log", "rb")
+  local log = f and f:read("a") or ""
+  if f then f:close() end
+  assert(log:find("rename: "), "the try did not run: " .. log .. text)
+  if not SANDBOX then
+    assert(log:find("ns: none"), log)
+    return H.cleanup()
+  end
+  assert(H.read(canary) == "untouched", "the referee wrote through a link the engine planted: " .. log .. text)
+  local links = H.sh("find " .. H.sh_quote(w) .. " -type l")
+  assert(links == "" or code ~= 0, "links in the output directory and the run went on: " .. links .. log)
+  if code == 0 then
+    assert(#require("konane.pgn").read(H.read(out .. "/games.pgn")) == 2, "the records are not where the run said")
+  end
+  H.cleanup()
+end
+
 return T
