@@ -537,20 +537,21 @@ static int spawn_paths(lua_State *L, const char *name, int sandboxed, path_list 
 }
 
 /*
-** A read-only path two or more levels inside a writable one (--out W/runs/t1
-** with W writable) is safe only if nothing above it can move: the player
-** could rename W/runs, make a W/runs/t1 of its own and plant links where the
-** referee writes. A mount point cannot be renamed or removed, so every
-** directory between the two (W/runs) is bound onto itself as well, writable
-** as before. Replaces 'rw' with its own paths followed by those directories
-** (bound before any read-only path), kept alive on the stack like
-** spawn_paths's.
+** A path bound in the sandbox (read-only, or writable) two or more levels
+** inside a writable one (--out W/runs/t1 with W writable) is safe only if
+** nothing above it can move: the player could rename W/runs, make a
+** W/runs/t1 of its own and plant links where the referee writes (or, for a
+** writable path, put a link there that the next player's realpath follows).
+** A mount point cannot be renamed or removed, so every directory between the
+** two (W/runs) is bound onto itself as well, writable as before. Replaces
+** 'rw' with its own paths followed by those directories (bound before any
+** read-only path), kept alive on the stack like spawn_paths's.
 */
 static void spawn_pin_parents(lua_State *L, path_list *rw, const path_list *ro) {
   int extra = 0;
-  for (int i = 0; i < ro->n; i++)
-    for (const char *c = ro->path[i]; *c; c++) extra += *c == '/';
-  extra *= rw->n; /* at most each directory of each read-only path, a writable path each */
+  for (int i = 0; i < ro->n + rw->n; i++)
+    for (const char *c = i < ro->n ? ro->path[i] : rw->path[i - ro->n]; *c; c++) extra += *c == '/';
+  extra *= rw->n; /* at most each directory of each path, a writable path each */
   if (extra == 0) return;
   path_list out;
   out.path = lua_newuserdatauv(L, sizeof(char *) * (size_t)(rw->n + extra), 0);
@@ -563,8 +564,8 @@ static void spawn_pin_parents(lua_State *L, path_list *rw, const path_list *ro) 
   }
   lua_newtable(L);
   int keep = lua_gettop(L);
-  for (int i = 0; i < ro->n; i++) {
-    const char *r = ro->path[i];
+  for (int i = 0; i < ro->n + rw->n; i++) {
+    const char *r = i < ro->n ? ro->path[i] : rw->path[i - ro->n];
     for (int j = 0; j < rw->n; j++) {
       const char *w = rw->path[j];
       size_t len = strlen(w);

@@ -193,6 +193,22 @@ T["a sandboxed player writes only its writable paths and a private /var/tmp"] = 
   H.cleanup()
 end
 
+-- Paths bound inside a writable one two levels down or more: the directories between them are
+-- mount points (bound onto themselves, still writable), so no player can move them and put a
+-- directory or a link of its own in their place (where the referee writes, or a link the next
+-- player's writable path would follow, to / say).
+T["no directory between a writable path and a path bound inside it can be moved"] = function()
+  if not SANDBOX then return assert_refused() end
+  local w = H.tmpdir()
+  assert(os.execute("mkdir -p " .. w .. "/a/ro " .. w .. "/b/rw " .. w .. "/c"))
+  local script = "for d in a b c; do mv " .. w .. "/$d " .. w .. "/$d.moved 2>/dev/null && echo moved $d || " ..
+    "echo kept $d; done; echo x > " .. w .. "/a/f && echo wrote a/f"
+  local _, text = H.run({ "sh", "-c", script },
+    { sandbox = true, writable = { w, w .. "/b/rw" }, readonly = { w .. "/a/ro" } })
+  assert(text == "kept a\nkept b\nmoved c\nwrote a/f\n", text)
+  H.cleanup()
+end
+
 -- Run by root, a player is uid 0 without capabilities: the owner of root's files, so the
 -- kernel's settings and sysfs, which it could write (the same value back here), are read-only.
 T["a sandboxed player cannot write the kernel's settings (/proc/sys) or sysfs"] = function()
