@@ -547,6 +547,13 @@ static int spawn_paths(lua_State *L, const char *name, int sandboxed, path_list 
 ** 'rw' with its own paths followed by those directories (bound before any
 ** read-only path), kept alive on the stack like spawn_paths's.
 */
+/* Is 'a' the path 'b' or inside it (both resolved)? */
+static int path_within(const char *a, size_t alen, const char *b) {
+  size_t blen = strlen(b);
+  while (blen > 0 && b[blen - 1] == '/') blen--; /* "/" itself */
+  return alen >= blen && strncmp(a, b, blen) == 0 && (alen == blen || a[blen] == '/');
+}
+
 static void spawn_pin_parents(lua_State *L, path_list *rw, const path_list *ro) {
   int extra = 0;
   for (int i = 0; i < ro->n + rw->n; i++)
@@ -571,8 +578,13 @@ static void spawn_pin_parents(lua_State *L, path_list *rw, const path_list *ro) 
       size_t len = strlen(w);
       while (len > 0 && w[len - 1] == '/') len--; /* "/" itself */
       if (strncmp(r, w, len) != 0 || r[len] != '/' || r[len + 1] == 0) continue;
-      /* each directory strictly between w and r (r is its own mount point) */
+      /* each directory strictly between w and r (r is its own mount point),
+      ** but none a read-only path already holds: nothing moves there, and a
+      ** writable bind would outlast that path's read-only one */
       for (const char *d = strchr(r + len + 1, '/'); d; d = strchr(d + 1, '/')) {
+        int held = 0;
+        for (int k = 0; k < ro->n && !held; k++) held = path_within(r, (size_t)(d - r), ro->path[k]);
+        if (held) continue;
         lua_pushlstring(L, r, (size_t)(d - r));
         out.path[out.n] = lua_tostring(L, -1);
         lua_rawseti(L, keep, out.n + 1); /* the table keeps the string */

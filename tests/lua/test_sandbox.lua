@@ -206,6 +206,13 @@ T["no directory between a writable path and a path bound inside it can be moved"
   local _, text = H.run({ "sh", "-c", script },
     { sandbox = true, writable = { w, w .. "/b/rw" }, readonly = { w .. "/a/ro" } })
   assert(text == "kept a\nkept b\nmoved c\nwrote a/f\n", text)
+  -- a writable path inside a read-only one inside a writable one: what lies between the
+  -- read-only path and it stays read-only
+  assert(os.execute("mkdir -p " .. w .. "/out/sub/x"))
+  _, text = H.run({ "sh", "-c", "for d in out out/sub out/sub/x; do { echo x > " .. w .. "/$d/f; } 2>/dev/null " ..
+    "&& echo wrote $d || echo refused $d; done" },
+    { sandbox = true, writable = { w, w .. "/out/sub/x" }, readonly = { w .. "/out" } })
+  assert(text == "refused out\nrefused out/sub\nwrote out/sub/x\n", text)
   H.cleanup()
 end
 
