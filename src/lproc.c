@@ -385,12 +385,7 @@ static void spawn_sandboxed(spawn_plan *sp, unsigned uid, unsigned gid) {
   ** memory: the status pipe as its stdin, the failure pipe (close-on-exec)
   ** as its stdout until the exec */
   char arg[24];
-  size_t n = 0;
-  char digits[12];
-  int nd = 0;
-  for (long v = child; nd == 0 || v > 0; v /= 10) digits[nd++] = (char)('0' + v % 10);
-  while (nd > 0) arg[n++] = digits[--nd];
-  arg[n] = 0;
+  kn_sandbox_decimal(arg, (unsigned long)child);
   if (dup2(fds[9], 0) < 0 || dup3(fds[3], 1, O_CLOEXEC) < 0) {
     kill(child, SIGKILL);
     spawn_fail(fds[3], KN_SB_INIT);

@@ -33,6 +33,16 @@
 
 char *kn_sandbox_resolve(const char *path) { return realpath(path, NULL); }
 
+size_t kn_sandbox_decimal(char *buf, unsigned long v) {
+  char digits[24];
+  size_t nd = 0, n = 0;
+  do digits[nd++] = (char)('0' + v % 10);
+  while ((v /= 10) > 0);
+  while (nd > 0) buf[n++] = digits[--nd];
+  buf[n] = 0;
+  return n;
+}
+
 const char *kn_sandbox_stage_name(int stage) {
   switch (stage) {
   case KN_SB_OK: return "no error";
@@ -119,13 +129,9 @@ static int sb_write_file(const char *path, const char *text, size_t len) {
 
 /* Writes the id map line "ID ID 1\n" into 'buf' (32 bytes); its length. */
 static size_t sb_map_line(char *buf, unsigned id) {
-  char digits[12];
-  int nd = 0;
-  do digits[nd++] = (char)('0' + id % 10);
-  while ((id /= 10) > 0);
   size_t len = 0;
   for (int pass = 0; pass < 2; pass++) {
-    for (int i = nd - 1; i >= 0; i--) buf[len++] = digits[i];
+    len += kn_sandbox_decimal(buf + len, id);
     buf[len++] = ' ';
   }
   buf[len++] = '1';
@@ -214,14 +220,10 @@ static int sb_private_dev(void) {
   int old = open("/dev", O_PATH | O_DIRECTORY | O_CLOEXEC);
   if (old < 0) return errno == ENOENT ? KN_SB_OK : KN_SB_DEV;
   /* the host's /dev stays reachable through the descriptor once covered */
-  char from[64], fd[16];
-  size_t nd = 0;
-  int v = old;
-  do fd[nd++] = (char)('0' + v % 10);
-  while ((v /= 10) > 0);
+  char from[64];
   size_t base = 0;
   sb_append(from, &base, sizeof from, "/proc/self/fd/");
-  while (nd > 0) from[base++] = fd[--nd];
+  base += kn_sandbox_decimal(from + base, (unsigned long)old);
   from[base++] = '/';
   from[base] = 0;
   int stage = KN_SB_DEV;

@@ -35,6 +35,10 @@ typedef struct {
 ** the host program that runs the referee (see docs/architecture.md). */
 #define KN_SANDBOX_INIT "konane-sandbox-init"
 
+/* Writes 'v' in decimal and a 0 into 'buf' (room for 21 bytes); the
+** digits' count. Async-signal-safe (for a child between fork and exec). */
+size_t kn_sandbox_decimal(char *buf, unsigned long v);
+
 /* A few words naming 'stage' ("clone", "mount /proc", ...). */
 const char *kn_sandbox_stage_name(int stage);
 
